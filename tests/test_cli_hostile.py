@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -288,6 +289,37 @@ def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(
         result = invoke(args, world)
         assert result.exit_code == 2, (args, result.stderr)
         assert result.stderr.startswith("Usage: ") and result.stderr.count("Error: ") == 1, result.stderr
+
+
+@pytest.mark.parametrize(("args", "fault", "status"), [
+    (["import", "{w}/missing.json"], "UNREADABLE", 2),
+    (["show", "--deal-file", "{w}/missing.json"], "UNREADABLE", 2),
+    (["import", "{w}/big.txt"], "TOO_LARGE", 2), (["show", "--deal-file", "{w}/big.txt"], "TOO_LARGE", 2),
+    (["import", "-"], "TOO_LARGE", 2), (["replay", "--deal-file", "-"], "TOO_LARGE", 2),
+    (["import", "{w}/blank.txt"], "IMPORT_CONTENT", 1),
+    (["show", "--deal-file", "{w}/blank.txt"], "DEAL_CONTENT", 2),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else str(value))
+def test_each_refusal_of_an_input_file_ends_as_the_table_says_for_every_command(
+        args: list[str], fault: str, status: int, world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``terrace import`` of a file over 64 MB ended with status 1, a deal
+    file over 64 kB with 2: each refusal of an input file now ends as
+    options.INPUT_STATUS says, whatever the command (the limits made small
+    here: 200 bytes for either file, 300 given, from a file or standard input)."""
+    import terrace.cli.options as options
+    import terrace.cli.storage as cli_storage
+
+    monkeypatch.setattr(options, "MAX_DEAL_FILE_BYTES", 200)
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", 200)
+    (world / "big.txt").write_text("AS " * 100)
+    (world / "blank.txt").write_text("\n")
+    real = [a.replace("{w}", str(world)) for a in args]
+    result = CliRunner().invoke(main, real, input="AS " * 100)
+    assert result.exit_code == status, result.stderr
+    assert result.stderr.count("Error: ") == 1 and result.stderr.startswith("Usage: ") == (status == 2)
+    if fault == "TOO_LARGE":
+        assert result.stderr.rstrip().endswith(" is larger than 200 bytes: it must hold one deal string"
+                                               if "--deal-file" in args else " is larger than 200 bytes")
+    assert options.INPUT_STATUS[options.InputFault[fault]] == status
 
 
 @pytest.mark.parametrize("args", [
@@ -633,11 +665,15 @@ def test_a_games_database_that_cannot_be_made_says_why(args: list[str], world: P
                              "its folder proc (No such file or directory)\n")
 
 
-@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors"])
+@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors", "typing", "__future__",
+                                    "locale"])
 def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: Path) -> None:
     """Ctrl+C in the first quarter second of any command (while ``import
     terrace`` loaded the whole engine, or the command line loaded click)
-    showed a traceback; it now ends as Ctrl+C ends a command."""
+    showed a traceback; it now ends as Ctrl+C ends a command. So does one
+    while ``import terrace`` loaded typing (and re: 90 ms of a busy
+    machine) or terrace.cli loaded __future__, before its guard, or locale
+    after it (click.version_option's gettext loads it)."""
     from terrace.cli.stops import INTERRUPTED, STOPPED
 
     code = ("import sys\n"
@@ -653,6 +689,22 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: 
                           timeout=120, cwd=tmp_path)
     assert done.returncode == INTERRUPTED, done.stderr
     assert done.stderr.strip() == STOPPED and done.stdout == ""
+
+
+def test_ctrl_c_while_the_command_line_is_read_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C while the command line was read, before the command ran,
+    ended as click ends it: "Aborted!", status 1 (seen once in 16 Ctrl+C
+    sent to a survey 0.3 to 1.8 s after it started, load 16). It ends as a
+    command stopped by Ctrl+C now: status 130, "stopped: interrupted (Ctrl+C)"."""
+    from terrace.cli.stops import INTERRUPTED, STOPPED
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(click.Group, "parse_args", interrupted)
+    result = CliRunner().invoke(main, ["deal", "-n", "1"])
+    assert result.exit_code == INTERRUPTED, result.output
+    assert result.stderr == f"\n{STOPPED}\n" and result.stdout == ""
 
 
 @pytest.mark.parametrize("args", [
@@ -773,6 +825,30 @@ def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) 
         os.close(reader)
 
 
+def test_an_input_that_is_the_command_s_own_output_pipe_is_refused(world: Path) -> None:
+    """``terrace show --deal-file /dev/stdout | less`` waited for ever: the
+    pipe it read is its own standard output, which nothing else writes to.
+    It is refused as an input that cannot be read is, status 2 (the deal
+    file and the file to import read it alike: read_input)."""
+    done = terrace("show", "--deal-file", "/dev/stdout", folder=world, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith("Error: cannot read the deal file: it is this command's own standard "
+                                "output, a pipe it would wait on for ever: give a file, or another pipe\n")
+    assert done.stdout == ""
+
+
+def test_an_output_that_is_the_command_s_own_input_pipe_is_refused(world: Path) -> None:
+    """``... | terrace export --all -o /dev/stdin`` wrote the records into
+    its own standard input, which nothing reads ("wrote 1 game to
+    /dev/stdin", status 0: the records gone; a larger export waited for ever)."""
+    done = subprocess.run([sys.executable, "-m", "terrace", "export", "--all", "-o", "/dev/stdin"], input="",
+                          capture_output=True, text=True, timeout=60, cwd=world,
+                          env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ("Error: cannot write /dev/stdin: it is this command's own standard input, a "
+                           "pipe it would wait on for ever: give a file, or another pipe\n")
+
+
 @pytest.mark.parametrize("option", ["--certfile", "--keyfile"])
 def test_a_certificate_in_a_pipe_is_refused_not_waited_on_for_ever(option: str, tmp_path: Path) -> None:
     """``play --certfile FIFO`` waited for ever for a program to write to
@@ -802,6 +878,19 @@ def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, wo
     assert result.exit_code == 0, result.output
     assert result.stdout == ("checked 1 game; none was kept: the games database is :memory:, which keeps "
                              "nothing (name a file with --db)\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--help", "--version"])
+def test_the_group_s_own_help_to_a_full_disk_is_one_line(option: str, tmp_path: Path) -> None:
+    """``terrace --help > /dev/full`` (and ``--version``) ended in a
+    traceback, where ``terrace deal --help > /dev/full`` said it in one
+    line: the group's own options write while its command line is read."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "terrace", option], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "Error: standard output could not be written: No space left on device\n"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -1455,18 +1544,34 @@ def test_a_number_too_long_in_a_stats_row_title_names_the_option(tmp_path: Path)
     assert "is too large: give at most" in result.stderr
 
 
-@pytest.mark.parametrize("command", [["stats", "--db"], ["deal", "-n", "1", "--winnable", "--verdicts-db"],
-                                     ["survey", "--deals", "1-2", "--verdicts-db"]])
-def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: list[str],
-                                                                     tmp_path: Path) -> None:
-    """``--db /dev/zero`` was refused as "zero is not a regular file": the
-    message names the path given, as it does a default database's."""
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    for path in ("/dev/zero", str(fifo)):
-        result = CliRunner().invoke(main, [*command, path])
-        assert result.exit_code == 1, result.output
-        assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr
+DATABASE_OPTIONS = [["stats", "--db"], ["export", "--all", "--db"], ["import", "{w}/record.json", "--db"],
+                    ["play", "--no-browser", "--db"], ["deal", "-n", "1", "--winnable", "--verdicts-db"],
+                    ["survey", "--deals", "1-2", "--verdicts-db"], ["survey", "--deals", "1-2", "--db"]]
+"""Every option that names a database, on every command that has it."""
+
+
+@pytest.mark.parametrize("command", DATABASE_OPTIONS, ids=" ".join)
+def test_a_database_option_naming_no_database_file_is_a_usage_error(command: list[str], world: Path) -> None:
+    """``--db /dev/zero``, a pipe or a socket was refused with status 1
+    once the command ran ("zero is not a regular file", naming no option),
+    where a folder is a usage error (status 2, naming it); and
+    ``stats --db /proc/self/mem``, which cannot be read, said "No games
+    played yet" with status 0. Each is a usage error naming the option and
+    the path given now, before anything is touched."""
+    os.mkfifo(world / "pipe")
+    with socket.socket(socket.AF_UNIX) as held:
+        held.bind(str(world / "sock"))
+        cases = [("/dev/zero", "is a device"), ("{w}/pipe", "is a pipe"), ("{w}/sock", "is a socket")]
+        if Path("/proc/self/mem").is_file():
+            cases.append(("/proc/self/mem", "cannot be read: Input/output error"))
+        before = snapshot(world)
+        for path, said in cases:
+            result = invoke([*command, path], world)
+            assert result.exit_code == 2, (path, result.output)
+            shown = path.replace("{w}", str(world))
+            expected = f"Error: Invalid value for '{command[-1]}': '{shown}' {said}"
+            assert expected in result.stderr, result.stderr
+        assert snapshot(world) == before
 
 
 @pytest.mark.parametrize(("title", "said"), [

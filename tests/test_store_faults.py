@@ -643,13 +643,12 @@ def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path:
     # a FIFO would block the first read for good; a device would take a journal beside it
     fifo = tmp_path / "cache.fifo"
     os.mkfifo(fifo)
+    # (named by --verdicts-db, either is a usage error before the command
+    # runs: test_cli_hostile's test_a_database_option_naming_no_database_file_is_a_usage_error)
     for path in (fifo, Path("/dev/null")):
-        for args in (["deal", "--winnable", "--verdicts-db", str(path)],
-                     ["survey", "--deals", "1-1", "--jobs", "1", "--verdicts-db", str(path)]):
-            result = CliRunner().invoke(main, args)
-            assert result.exit_code == 1, (args, result.output)
-            assert result.stderr == (f"Error: {path.name} is not a regular file, not a verdict cache file "
-                                     f"(that file is {path})\n")
+        with pytest.raises(StoreError) as refused:
+            check_verdict_cache(path)
+        assert str(refused.value) == f"{path.name} is not a regular file, not a verdict cache file"
     assert not Path("/dev/null-journal").exists()
     assert sorted(files_in(tmp_path)) == ["cache.fifo"]
 
@@ -777,3 +776,14 @@ def test_stats_through_a_symbolic_link_leave_a_pending_log_as_it_is(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["overall"]["played"] == 1
     assert {name: Path(f"{real}{name}").read_bytes() for name in kept} == kept
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").is_file(), reason="needs Linux's /proc")
+def test_a_database_file_that_reads_as_empty_but_cannot_be_read_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TERRACE_DB=/proc/self/mem`` (size 0, its first read fails) was taken
+    for no database: ``terrace stats`` said "No games played yet", status 0."""
+    monkeypatch.setenv("TERRACE_DB", "/proc/self/mem")
+    result = CliRunner().invoke(main, ["stats"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: cannot read mem: Input/output error"), result.stderr

@@ -7,9 +7,15 @@
 """
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False
+"""(typing's own, which mypy reads as True: ``import typing`` loads ``re``,
+90 ms of a busy machine's start before the command line can catch a
+Ctrl+C, which then showed a traceback; see :mod:`terrace.cli`)"""
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from terrace.board import Board, LegalMoves, Status
     from terrace.cards import Card, card_code, parse_card
     from terrace.deal import DEAL_VERSION, Deal
@@ -70,7 +76,7 @@ Ctrl+C stops it in one line (a Ctrl+C while the engine loaded at
 ``import terrace`` showed a traceback)."""
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'terrace' has no attribute {name!r}")

@@ -19,6 +19,7 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,7 +28,7 @@ import click
 from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
-from terrace.cli.output import PIPE_WAIT
+from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import InvalidDealError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
@@ -49,6 +50,58 @@ RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
+
+
+class InputFault(Enum):
+    """Why an input file read whole (``--deal-file``, ``import FILE``) is refused."""
+
+    UNREADABLE = "it cannot be read"
+    TOO_LARGE = "it is larger than its command reads"
+    DEAL_CONTENT = "it holds no deal string"
+    IMPORT_CONTENT = "it holds no sound game records"
+
+
+INPUT_STATUS: dict[InputFault, int] = {
+    InputFault.UNREADABLE: click.UsageError.exit_code,
+    InputFault.TOO_LARGE: click.UsageError.exit_code,
+    InputFault.DEAL_CONTENT: click.UsageError.exit_code,
+    InputFault.IMPORT_CONTENT: click.ClickException.exit_code,
+}
+"""The exit status of each refusal of an input file, whatever the command:
+a file that cannot be read, or that is larger than its command reads, is a
+usage error (status 2) for every one (``terrace import`` of a file over 64
+MB ended with 1, a deal file over 64 kB with 2); what it holds is checked
+next: a deal string as the value of an option (2), game records as data
+(1, as a bad record is)."""
+
+
+def input_refusal(fault: InputFault, message: str) -> click.ClickException:
+    """The refusal of an input file for ``fault``, ending with its
+    :data:`INPUT_STATUS` (a usage error comes with the usage reminder).
+
+    >>> input_refusal(InputFault.TOO_LARGE, "too big").exit_code
+    2
+    """
+    status = INPUT_STATUS[fault]
+    kind = click.UsageError if status == click.UsageError.exit_code else click.ClickException
+    refusal = kind(message)
+    if refusal.exit_code != status:  # (a status neither click's usage error nor its failure has)
+        raise ValueError(f"INPUT_STATUS gives {fault} status {status}, which no refusal of click ends with")
+    return refusal
+
+
+def too_large(subject: str, limit: int, need: str = "") -> click.ClickException:
+    """The refusal of an input file larger than the ``limit`` bytes its
+    command reads: ``subject`` "is larger than" the limit, then ``need``.
+
+    >>> too_large("the deal file", MAX_DEAL_FILE_BYTES, ": it must hold one deal string").format_message()
+    'the deal file is larger than 64 kB: it must hold one deal string'
+    >>> too_large("games.json", 64 * 2**20).format_message()
+    'games.json is larger than 64 MB'
+    """
+    size = (f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 1024} kB" if limit >= 1024
+            else f"{limit} bytes")
+    return input_refusal(InputFault.TOO_LARGE, f"{subject} is larger than {size}{need}")
 
 DEAL_NUMBERS = f"0 to {MAX_DEAL_NUMBER}"
 """The deal numbers there are, as the help of ``--deal-number`` says them."""
@@ -210,10 +263,14 @@ class FilePath(click.Path[str]):
     A file's name that ends in a slash (which names a folder: a shell's
     ``> name/`` refuses it) is refused too: ``export -o new/`` wrote the
     file ``new``, ``export -o notes.txt/`` wrote over ``notes.txt``.
+    With ``regular``, an existing file must be a regular one, as a database
+    must (see :data:`DATABASE_PATH`).
     """
 
-    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False,
+                 regular: bool = False) -> None:
         super().__init__(file_okay=file_okay, dir_okay=dir_okay, allow_dash=allow_dash, path_type=str)
+        self.regular = regular
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
@@ -225,21 +282,64 @@ class FilePath(click.Path[str]):
         why = None if self.dir_okay else folder_ending(name)
         if why is not None:
             self.fail(f"{quote(name)} {why}", param, ctx)
-        if not self.file_okay and _other_than_a_folder(name):
+        kind = _special_kind(name)
+        if not self.file_okay and kind is not None:
             # (click refuses a regular file only: a pipe was refused after the
             # command started, with status 1, "... to fifo: it is not a folder")
             self.fail(f"{quote(name)} is not a folder", param, ctx)
+        if self.regular and kind is not None:
+            self.fail(f"{quote(name)} is {kind}, not a database file: give a regular file", param, ctx)
+        why = _unreadable_file(name) if self.regular else None
+        if why is not None:
+            self.fail(f"{quote(name)} cannot be read: {why}", param, ctx)
         return super().convert(value, param, ctx)
 
 
-def _other_than_a_folder(name: str) -> bool:
-    """Whether ``name`` is a pipe, a device or a socket (not a folder nor a
-    regular file, nor missing), its links followed."""
+DATABASE_PATH = FilePath(dir_okay=False, regular=True)
+"""The type of every option that names a database (``--db``,
+``--verdicts-db``): a folder, a device, a pipe or a socket is a usage error
+that names the option, status 2 (a folder was, the others were refused
+with status 1 once the command ran, "zero is not a regular file").
+
+>>> DATABASE_PATH.convert("/dev/null", None, None)
+Traceback (most recent call last):
+click.exceptions.BadParameter: '/dev/null' is a device, not a database file: give a regular file
+
+A regular file that cannot be read is refused so too (``/proc/self/mem``
+was taken for no database: ``stats`` said "No games played yet", status 0).
+"""
+
+
+def _unreadable_file(name: str) -> str | None:
+    """Why the regular file ``name`` cannot be read (its first byte:
+    ``/proc/self/mem``, "Input/output error"), or None when it can, or is
+    no regular file there (a name the system cannot look up is the store's
+    to refuse)."""
+    path = os.path.expanduser(name)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except (OSError, ValueError):
+        return None
+    try:
+        with open(path, "rb", buffering=0) as file:
+            file.read(1)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def _special_kind(name: str) -> str | None:
+    """What ``name`` is when it is a pipe, a device or a socket (not a
+    folder nor a regular file, nor missing), its links followed: "a pipe",
+    "a device", "a socket"; None otherwise."""
     try:
         mode = os.stat(os.path.expanduser(name)).st_mode
     except (OSError, ValueError):
-        return False
-    return not (stat.S_ISDIR(mode) or stat.S_ISREG(mode))
+        return None
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 def _other_dash(char: str) -> bool:
@@ -516,11 +616,12 @@ def read_input(name: str, limit: int) -> bytes | None:
     :class:`NoWriterError`, an ``OSError``."""
     if name == "-":
         if sys.stdin is None:
-            raise click.UsageError(INPUT_CLOSED)
+            raise input_refusal(InputFault.UNREADABLE, INPUT_CLOSED)
         return _within(sys.stdin.buffer.read(limit + 1), limit)
     # (opened without waiting: a FIFO's open() waits for a writer)
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(handle, "rb", buffering=0) as file:
+        refuse_own_pipe(handle, OWN_OUTPUTS)
         first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
         os.set_blocking(handle, True)
         parts, size = [first], len(first)
@@ -549,7 +650,7 @@ def file_text(raw: bytes) -> str:
     return raw.decode("utf-8-sig")
 
 
-def unreadable(what: str, error: OSError) -> click.UsageError:
+def unreadable(what: str, error: OSError) -> click.ClickException:
     """The refusal of an input file that cannot be read (missing, no
     permission, a pipe nothing writes to): a usage error, status 2, for
     the deal file and the file to import alike, as click's own refusal of
@@ -559,7 +660,7 @@ def unreadable(what: str, error: OSError) -> click.UsageError:
     >>> unreadable("the deal file", FileNotFoundError(2, "No such file or directory")).format_message()
     'cannot read the deal file: No such file or directory'
     """
-    return click.UsageError(f"cannot read {what}: {error.strerror or error}")
+    return input_refusal(InputFault.UNREADABLE, f"cannot read {what}: {error.strerror or error}")
 
 
 def _within(raw: bytes, limit: int) -> bytes | None:
@@ -584,6 +685,11 @@ def _await_writer(handle: int) -> bytes:
                                      "writer): start the program that writes to it first, or give a file")
 
 
+def _bad_deal_file(message: str) -> click.ClickException:
+    """The refusal of what a deal file holds (:data:`INPUT_STATUS`)."""
+    return input_refusal(InputFault.DEAL_CONTENT, message)
+
+
 def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> tuple[Rules, Deal]:
     """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one),
     and the rules to play it by: ``rules`` (those of the rule options), or
@@ -598,30 +704,29 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> t
         assert deal_file is not None
         raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
         if raw is None:
-            raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
-                                   "it must hold one deal string")
+            raise too_large("the deal file", MAX_DEAL_FILE_BYTES, ": it must hold one deal string")
         text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
         # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
         if not text.strip(DEAL_SPACES):
-            raise click.UsageError("the deal file is empty: it must hold one deal string")
+            raise _bad_deal_file("the deal file is empty: it must hold one deal string")
         text, line = _comments_apart(text)
         if line is not None:
             rules = _file_rules(line, rules)
         if not text.strip(DEAL_SPACES):
-            raise click.UsageError("the deal file holds no deal string, only lines of '#': it must hold one")
+            raise _bad_deal_file("the deal file holds no deal string, only lines of '#': it must hold one")
         if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
-            raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
-                                   "file holding the card codes alone (terrace deal -n N > deal.txt writes "
-                                   "one; a record's is its \"deal\"), or terrace import the record")
+            raise _bad_deal_file("the deal file holds JSON (a game record?), not a deal string: give a "
+                                 "file holding the card codes alone (terrace deal -n N > deal.txt writes "
+                                 "one; a record's is its \"deal\"), or terrace import the record")
         return rules, Deal.parse(text, rules)
     except InvalidDealError as error:
-        raise click.UsageError(str(error) + _other_decks(error, rules, line)) from None
+        raise _bad_deal_file(str(error) + _other_decks(error, rules, line)) from None
     except OSError as error:
         raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
-        raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
+        raise _bad_deal_file("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
-        raise click.UsageError(str(error)) from None
+        raise _bad_deal_file(str(error)) from None
 
 
 def dealt_board(kwargs: dict[str, Any], deal_number: int | None, deal_file: str | None) -> Board:
@@ -672,8 +777,7 @@ def _comments_apart(text: str) -> tuple[str, str | None]:
         elif bare.startswith(RULES_LINE):
             found.append(bare)
     if len(found) > 1:
-        raise click.UsageError(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): "
-                               "keep one")
+        raise _bad_deal_file(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): keep one")
     return "\n".join(kept), found[0] if found else None
 
 
@@ -749,7 +853,7 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
 def db_option(func: F) -> F:
     """The ``--db PATH`` option of the games database."""
     return once_option(
-        "--db", type=FilePath(dir_okay=False),
+        "--db", type=DATABASE_PATH,
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
     )(func)
@@ -759,11 +863,11 @@ def verdicts_db_options(func: F) -> F:
     """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
     (read them with :func:`chosen_verdicts_db`)."""
     func = once_option(
-        "--db", "old_db", type=FilePath(dir_okay=False),
+        "--db", "old_db", type=DATABASE_PATH,
         help="Deprecated name of --verdicts-db (it will be removed).",
     )(func)
     return once_option(
-        "--verdicts-db", type=FilePath(dir_okay=False),
+        "--verdicts-db", type=DATABASE_PATH,
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
              "the games database, in the user data folder; made, with its folder, "
              "when first needed); reruns resume.",

@@ -88,6 +88,34 @@ def write_whole(path: Path, data: str | bytes) -> None:
         raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
 
 
+OWN_INPUT = (0,)
+"""The file descriptor through which the process reads its standard input."""
+
+OWN_OUTPUTS = (1, 2)
+"""The file descriptors through which the process writes (standard output and error)."""
+
+
+def refuse_own_pipe(handle: int, own: tuple[int, ...]) -> None:
+    """Raise ``OSError`` when ``handle`` is a pipe that the process itself
+    holds open at one of the descriptors ``own`` from the other end: a pipe
+    read that is the command's own standard output (``--deal-file
+    /dev/stdout`` in a pipeline) or one written that is its own standard
+    input (``export -o /dev/stdin``). Nothing else would ever write to it, or
+    read from it, while the command waited: it waited for ever."""
+    mode = os.fstat(handle)
+    if not stat.S_ISFIFO(mode.st_mode):
+        return
+    for fd in own:
+        try:
+            theirs = os.fstat(fd)
+        except OSError:  # (closed)
+            continue
+        if (theirs.st_dev, theirs.st_ino) == (mode.st_dev, mode.st_ino):
+            stream = {0: "input", 1: "output", 2: "error"}[fd]
+            raise OSError(errno.EINVAL, f"it is this command's own standard {stream}, a pipe it would wait "
+                                        "on for ever: give a file, or another pipe")
+
+
 def _write_to_pipe(path: Path, raw: bytes) -> None:
     """Write ``raw`` into the pipe ``path`` once a program reads from it,
     waiting :data:`PIPE_WAIT` seconds at most for one (opened plainly, a
@@ -105,8 +133,9 @@ def _write_to_pipe(path: Path, raw: bytes) -> None:
                        "start the program that reads from it first, or give a file")
                 raise OSError(errno.ENXIO, why) from None
             time.sleep(0.01)
-    os.set_blocking(handle, True)
     with open(handle, "wb") as file:
+        refuse_own_pipe(handle, OWN_INPUT)
+        os.set_blocking(handle, True)
         file.write(raw)
 
 

@@ -20,10 +20,12 @@ import click
 from terrace.cli.commands import command
 from terrace.cli.options import (
     FilePath,
+    InputFault,
     WholeNumber,
     db_option,
     file_text,
     games_db_file,
+    input_refusal,
     once_option,
     placed,
     read_input,
@@ -31,6 +33,7 @@ from terrace.cli.options import (
     rules_from_options,
     rules_refusal,
     same_variant,
+    too_large,
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
@@ -440,6 +443,11 @@ def _stopped_after(count: int) -> str:
     return f"the import stopped after {games} stored"
 
 
+def _bad_records(message: str) -> click.ClickException:
+    """The refusal of what a file to import holds (:data:`~terrace.cli.options.INPUT_STATUS`)."""
+    return input_refusal(InputFault.IMPORT_CONTENT, message)
+
+
 @command("import")
 @db_option
 @click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
@@ -453,24 +461,22 @@ def import_(db: str | None, file: str) -> None:
     try:
         raw = read_input(file, MAX_IMPORT_BYTES)
         if raw is None:
-            raise click.ClickException(
-                f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
-            )
+            raise too_large(f"nothing was imported: {name}", MAX_IMPORT_BYTES)
         text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
         del raw  # (64 MB)
     except OSError as error:
         raise unreadable(name, error) from None
     except UnicodeDecodeError:
-        raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
+        raise _bad_records(f"nothing was imported: {name} is not UTF-8 text") from None
     if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")
-        raise click.ClickException(f"nothing was imported: {name} is empty: it holds no game records")
+        raise _bad_records(f"nothing was imported: {name} is empty: it holds no game records")
     try:
         games = read_games(text)
     except ImportRefusedError as error:
         shown = error.reasons[:LISTED_REASONS]
         more = len(error.reasons) - len(shown)
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
-        raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
+        raise _bad_records("nothing was imported:\n" + "\n".join(lines)) from None
     if not games:  # (an empty list: no database is made or opened for it)
         _report_done(f"imported 0 games: {name} holds no game records (no database was touched)")
         return

@@ -12,6 +12,7 @@ import click
 from terrace.cli.commands import command
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
+    DATABASE_PATH,
     FilePath,
     Seconds,
     WholeNumber,
@@ -48,7 +49,7 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 @once_option("--keyfile", type=FilePath(dir_okay=False),
              help="PEM private key of --certfile (default: the key is in the --certfile file).")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
-@once_option("--db", type=FilePath(dir_okay=False),
+@once_option("--db", type=DATABASE_PATH,
              help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
                   "folder; ':memory:' keeps nothing).")
 @once_option("--hint-seconds", type=Seconds(*HINT_SECONDS_RANGE), default=HINT_SECONDS, show_default=True,

@@ -130,7 +130,7 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
         raise DatabaseFileError(f"{name} is a folder, not a database file")
     if not stat.S_ISREG(info.st_mode):
         raise DatabaseFileError(f"{name} is not a regular file")
-    if info.st_size == 0 and not _reads_any(path):  # (a file of /proc says 0 and holds text)
+    if info.st_size == 0 and not _reads_any(path, name):  # (a file of /proc says 0 and holds text)
         _no_orphan_log(path, name)
         return None
     try:
@@ -191,15 +191,17 @@ def _side_files_are_files(path: Path, name: str) -> None:
                                     f"move it away; {name} was left untouched")
 
 
-def _reads_any(path: Path) -> bool:
+def _reads_any(path: Path, name: str) -> bool:
     """True when the file at ``path``, whose size reads as 0, yields a byte
-    all the same (a kernel file such as ``/proc/self/status``); an
-    unreadable one counts as empty, as its size says."""
+    all the same (a kernel file such as ``/proc/self/status``). One that
+    cannot be read is refused as such (``/proc/self/mem``, whose first read
+    fails, was taken for no database: ``terrace stats`` said "No games
+    played yet", status 0)."""
     try:
         with path.open("rb") as file:
             return bool(file.read(1))
-    except OSError:
-        return False
+    except OSError as error:
+        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
 
 
 def is_sqlite_header(header: bytes) -> bool:
