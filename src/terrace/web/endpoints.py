@@ -47,6 +47,7 @@ from terrace.variants import (
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
+from terrace.web.joined import Gone, Joined
 from terrace.web.numbers import whole_number
 from terrace.web.replay import Replays
 from terrace.web.replies import (
@@ -166,6 +167,9 @@ class WebGame:
         """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
         self.replaying = asyncio.Lock()
         """Held while a replay step is made from :attr:`replays` (in a worker thread)."""
+        self.joined = Joined()
+        """The hints being sought now, so that the same hint asked again
+        meanwhile (another tab) waits for that search (:mod:`terrace.web.joined`)."""
         self.picks: Bounded[str, tuple[str, Decision]] = Bounded(MAX_KEPT_LINES)
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -214,16 +218,16 @@ class WebGame:
 
     async def in_solver(
         self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
-        prefer: str | None = None,
+        prefer: str | None = None, gone: Gone | None = None,
     ) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes
-        away. When ``timed``, ``func`` gets ``seconds=``, what is left of
+        away (when ``gone`` says so, if given). When ``timed``, ``func`` gets ``seconds=``, what is left of
         ``budget`` after the wait for a free solver process; ``prefer``: the
         key whose last job's process to use when it is free (see
         :class:`~terrace.web.workers.SolverPool`)."""
         try:
-            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected, timed=timed,
-                                       prefer=prefer)
+            return await self.pool.run(func, *args, budget=budget, gone=gone or request.is_disconnected,
+                                       timed=timed, prefer=prefer)
         except PoolBusy:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
@@ -486,8 +490,11 @@ class WebGame:
             find = partial(hints.find_hint, peek=peek, kept=kept, seed=fair_seed(game.id),
                            decided=decided, shown=shown)
             # (in the process that answered the game's last hint when it is free: it kept the work)
-            found = await self.in_solver(request, find, for_solver(board), budget=seconds, timed=True,
-                                         prefer=game.id)
+            search = partial(self.in_solver, request, find, for_solver(board), budget=seconds, timed=True,
+                             prefer=game.id)
+            # (the same hint asked at once by another tab: one search; the answer is each one's own copy)
+            same = (game.id, game.revision, peek, shown, id(kept), id(decided))
+            found = dict(await self.joined.run(same, lambda gone: search(gone=gone), request.is_disconnected))
         line = found.pop("kept")
         if line is not None:
             self.lines.put(game.id, line)
