@@ -33,7 +33,7 @@ from terrace.solver.hint_line import KEPT_MOVES, KeptLine, kept_moves
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
-from terrace.storage import GAME_ID, GameStore, GivenUpError, StoredGame
+from terrace.storage import GAME_ID, LATEST_GAME, GameStore, GivenUpError, StoredGame, UnknownGameError
 from terrace.storage.base import RECENT, StoreWriteError, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
@@ -313,6 +313,17 @@ class WebGame:
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
+        return json_response(game_json(game, game.recent_board()))
+
+    async def current_or_named(self, request: Request) -> Response:
+        """``/api/games/current``: the game whose id is ``current`` when
+        there is one (an import before such ids were refused), else, as
+        before, the latest unfinished game (:meth:`current`)."""
+        query(request)
+        try:
+            game = await self.load(LATEST_GAME)
+        except UnknownGameError:
+            return await self.current(request)
         return json_response(game_json(game, game.recent_board()))
 
     async def recent(self, request: Request) -> Response:
