@@ -1,4 +1,4 @@
-"""The same hint asked twice at once (two tabs on one game) is one search:
+"""The same hint (or analysis) asked twice at once (two tabs on one game) is one search:
 the second waits for the first's answer; a caller that stops waiting
 leaves the others theirs (terrace.web.joined)."""
 
@@ -44,9 +44,9 @@ class GatedPool:
         pass
 
 
-async def hints_at_once(games: list[str]) -> tuple[int, list[dict[str, Any]]]:
-    """Ask the hint of each of ``games`` (ids, one may come twice) at once;
-    the solver jobs run and the answers."""
+async def asked_at_once(games: list[str], address: str = "hint") -> tuple[int, list[dict[str, Any]]]:
+    """Ask ``address`` (the hint, the analysis) of each of ``games`` (names,
+    one may come twice) at once; the solver jobs run and the answers."""
     pool = GatedPool()
     store = MemoryStore()
     app = create_app(store, hint_seconds=0.1, pool=pool)  # type: ignore[arg-type]
@@ -56,21 +56,26 @@ async def hints_at_once(games: list[str]) -> tuple[int, list[dict[str, Any]]]:
         for name in sorted(set(games)):
             answer = await client.post("/api/games", json={"variant": "falling-star", "deal_number": 3})
             made[name] = answer.json()["id"]
-        answers = await asyncio.gather(*(client.post(f"/api/games/{made[name]}/hint", json={})
+        answers = await asyncio.gather(*(client.post(f"/api/games/{made[name]}/{address}", json={})
                                          for name in games))
     assert all(answer.status_code == 200 for answer in answers), [answer.text for answer in answers]
     return pool.jobs, [answer.json() for answer in answers]
 
 
 def test_the_same_hint_asked_twice_at_once_is_one_search() -> None:
-    jobs, (first, second) = asyncio.run(hints_at_once(["a", "a"]))
+    jobs, (first, second) = asyncio.run(asked_at_once(["a", "a"]))
     assert jobs == 1
     assert first.pop("counted") is not second.pop("counted")  # (the hint counts once)
     assert first["move"] is not None and first == second
 
 
+def test_the_same_analysis_asked_twice_at_once_is_one_search() -> None:
+    jobs, (first, second) = asyncio.run(asked_at_once(["a", "a"], "analysis"))
+    assert jobs == 1 and first == second and first["available"] is True
+
+
 def test_the_hints_of_two_games_at_once_are_two_searches() -> None:
-    jobs, answers = asyncio.run(hints_at_once(["a", "b"]))
+    jobs, answers = asyncio.run(asked_at_once(["a", "b"]))
     assert jobs == 2 and all(answer["move"] is not None for answer in answers)
 
 

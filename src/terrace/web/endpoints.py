@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -168,8 +168,7 @@ class WebGame:
         self.replaying = asyncio.Lock()
         """Held while a replay step is made from :attr:`replays` (in a worker thread)."""
         self.joined = Joined()
-        """The hints being sought now, so that the same hint asked again
-        meanwhile (another tab) waits for that search (:mod:`terrace.web.joined`)."""
+        """The hints and analyses being sought now (:meth:`in_solver_once`)."""
         self.picks: Bounded[str, tuple[str, Decision]] = Bounded(MAX_KEPT_LINES)
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -232,6 +231,17 @@ class WebGame:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
             raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=error.reason) from None
+
+    async def in_solver_once(self, same: Hashable, request: Request, func: Callable[..., T], *args: Any,
+                             **options: Any) -> T:
+        """:meth:`in_solver`, once for every request that asks the same
+        (``same``: what the job's answer depends on) while it runs: another
+        tab's hint or analysis of the same position waits for its answer
+        rather than take a second solver process (see :mod:`terrace.web.joined`)."""
+        def search(gone: Gone) -> Awaitable[T]:
+            return self.in_solver(request, func, *args, gone=gone, **options)
+
+        return await self.joined.run(same, search, request.is_disconnected)
 
     # -- endpoints ------------------------------------------------------
 
@@ -501,11 +511,9 @@ class WebGame:
             find = partial(hints.find_hint, peek=peek, kept=kept, seed=fair_seed(game.id),
                            decided=decided, shown=shown)
             # (in the process that answered the game's last hint when it is free: it kept the work)
-            search = partial(self.in_solver, request, find, for_solver(board), budget=seconds, timed=True,
-                             prefer=game.id)
-            # (the same hint asked at once by another tab: one search; the answer is each one's own copy)
-            same = (game.id, game.revision, peek, shown, id(kept), id(decided))
-            found = dict(await self.joined.run(same, lambda gone: search(gone=gone), request.is_disconnected))
+            same = ("hint", game.id, game.revision, peek, shown, id(kept), id(decided))
+            found = dict(await self.in_solver_once(same, request, find, for_solver(board), budget=seconds,
+                                                   timed=True, prefer=game.id))  # (a copy of its own)
         line = found.pop("kept")
         if line is not None:
             self.lines.put(game.id, line)
@@ -535,7 +543,8 @@ class WebGame:
         only_fields(await read_body(request), set())
         board = for_solver(game.recent_board(LOOKBACK))
         seconds = self.hint_seconds
-        result = await self.in_solver(request, hints.analyse, board, budget=seconds, timed=True)
+        same = ("analysis", game.id, game.revision)
+        result = await self.in_solver_once(same, request, hints.analyse, board, budget=seconds, timed=True)
         if in_play(game):
             await self.assisted(game.id)
         return json_response(result)
