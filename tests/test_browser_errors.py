@@ -218,12 +218,12 @@ def test_try_again_by_keyboard_leaves_the_focus_on_the_board(browser: Any, serve
     try:
         page = context.new_page()
         # (no game to resume, and none can be made: quickly out of reach)
-        page.route("**/api/games/current", refuse(200, "null"))
+        page.route("**/api/current-game", refuse(200, "null"))
         page.route("**/api/games", refuse(503, json.dumps({"error": "busy", "code": "busy"})))
         page.goto(server)
         page.wait_for_selector("body[data-ready='true']")
         assert page.locator("#offline").is_visible()
-        page.unroute("**/api/games/current")
+        page.unroute("**/api/current-game")
         page.unroute("**/api/games")
         page.locator("#offline-retry").focus()
         page.keyboard.press("Enter")
@@ -290,7 +290,7 @@ def test_a_refused_load_is_not_taken_for_a_server_out_of_reach(api: Api, browser
         assert REFUSED_DE in panel.inner_text()
         assert "erreicht den Server nicht" not in panel.inner_text()
         assert not any(call.startswith("POST") for call in reached), reached
-        assert not any(call.endswith("/api/games/current") for call in reached), reached
+        assert not any(call.endswith("/api/current-game") for call in reached), reached
         assert len(api.client.get("/api/games?recent=200").json()["games"]) == before
         page.unroute("**/api/**")
         page.locator("#offline-retry").click()

@@ -51,7 +51,7 @@ def test_a_read_only_a_new_start_mends_is_not_tried_again(
         context = browser.new_context(viewport={"width": 1280, "height": 860}, locale=locale)
         try:
             page = context.new_page()
-            read_path = f"/api/games/{first}" if named else "/api/games/current"
+            read_path = f"/api/games/{first}" if named else "/api/current-game"
             requested: list[str] = []
             page.on("request", lambda r: requested.append(r.url))
             page.clock.install()  # (the page's timers: run 8 s ahead at once below)

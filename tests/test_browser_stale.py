@@ -643,7 +643,7 @@ def test_a_failed_read_at_start_up_is_tried_again_not_taken_for_no_game(
                           body=json.dumps({"error": "the store is busy", "code": "store-unavailable"}))
         else:
             route.continue_()
-    page.route("**/api/games/current", once)
+    page.route("**/api/current-game", once)
     page.goto(server)
     page.locator("#toast.show", has_text="could not be loaded (the store is busy)").wait_for()
     page.wait_for_selector("body[data-ready='true']")
@@ -791,7 +791,7 @@ def test_a_failed_read_at_start_up_is_said_as_one_sentence_in_german_too(
                           body=json.dumps({"error": refused.text(language), "code": "store-unavailable"}))
         else:
             route.continue_()
-    page.route("**/api/games/current", once)
+    page.route("**/api/current-game", once)
     page.goto(server)
     toast = page.locator("#toast.show", has_text="s.")
     toast.wait_for()

@@ -414,7 +414,7 @@ def test_a_game_read_just_before_another_tabs_change_gets_a_long_board_without_a
 def test_current_on_a_game_another_tab_changes_at_that_moment_replays_nothing(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``GET /api/games/current`` read the game to resume, and another tab's
+    """``GET /api/current-game`` read the game to resume, and another tab's
     undo was stored before it made its board: it replayed the whole game
     (3,000 moves here). It now takes the store's whole board back by the
     one move, and shows the game as it read it."""
@@ -436,7 +436,7 @@ def test_current_on_a_game_another_tab_changes_at_that_moment_replays_nothing(
     monkeypatch.setattr(store, "latest_unfinished", then_another_tab)
     with monkeypatch.context() as patch:
         work = Work(patch, store)
-        answer = client.get("/api/games/current")
+        answer = client.get("/api/current-game")  # (the page's read of the game to resume)
         assert work.pushes <= 8, work.counts()
     assert answer.status_code == 200, answer.text
     got = answer.json()

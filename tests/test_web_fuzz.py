@@ -114,7 +114,8 @@ QUERIES = {"recent": NUMBERS, "step": NUMBERS, "move": MOVES, "pile": PILES, "in
 ROUTES = [
     ("GET", "/", None), ("GET", "/api/variants", None), ("GET", "/api/stats", None),
     ("GET", "/api/games", "recent"), ("POST", "/api/games", None), ("POST", "/api/games", None),
-    ("GET", "/api/games/current", None), ("GET", "GAME", None), ("GET", "GAME/position", "step"),
+    ("GET", "/api/games/current", None), ("GET", "/api/current-game", None), ("GET", "GAME", None),
+    ("GET", "GAME/position", "step"),
     ("GET", "GAME/check", "move"), ("POST", "GAME/moves", None), ("POST", "GAME/moves", None),
     ("POST", "GAME/moves", None), ("POST", "GAME/undo", None), ("POST", "GAME/redo", None),
     ("POST", "GAME/restart", None), ("POST", "GAME/hint", None), ("POST", "GAME/analysis", None),

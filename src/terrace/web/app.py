@@ -50,6 +50,12 @@ system's table (on Windows the registry, where an editor may have made
 and applies no style sheet: the page stayed blank."""
 
 
+LATEST_PATH = "/api/current-game"
+"""The address of the latest unfinished game (the page's api.js names it
+too). ``/api/games/current`` answered it, and still does unless a game's
+id is ``current``: imported before such ids were refused, that game could
+not be opened."""
+
 PAGE_CACHE = "no-cache"
 """How a browser may keep the page's files: asking again each time (a 304
 when unchanged). Without Cache-Control it kept a file for a tenth of its
@@ -206,7 +212,8 @@ def create_app(
         Route("/api/stats", game.stats),
         Route("/api/rules", game.rules),
         Route("/api/games", game.games, methods=["GET", "POST"]),
-        Route(f"/api/games/{LATEST_GAME}", game.current),
+        Route(LATEST_PATH, game.current),
+        Route(f"/api/games/{LATEST_GAME}", game.current_or_named),
         Route(gid, game.get),
         Route(gid + "/position", game.position),
         Route(gid + "/line", game.line),

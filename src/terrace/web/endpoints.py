@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -33,7 +33,7 @@ from terrace.solver.hint_line import KEPT_MOVES, KeptLine, kept_moves
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
-from terrace.storage import GAME_ID, GameStore, GivenUpError, StoredGame
+from terrace.storage import GAME_ID, LATEST_GAME, GameStore, GivenUpError, StoredGame, UnknownGameError
 from terrace.storage.base import RECENT, StoreWriteError, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
@@ -47,6 +47,7 @@ from terrace.variants import (
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
+from terrace.web.joined import Gone, Joined
 from terrace.web.numbers import whole_number
 from terrace.web.replay import Replays
 from terrace.web.replies import (
@@ -166,6 +167,8 @@ class WebGame:
         """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
         self.replaying = asyncio.Lock()
         """Held while a replay step is made from :attr:`replays` (in a worker thread)."""
+        self.joined = Joined()
+        """The hints and analyses being sought now (:meth:`in_solver_once`)."""
         self.picks: Bounded[str, tuple[str, Decision]] = Bounded(MAX_KEPT_LINES)
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -214,20 +217,31 @@ class WebGame:
 
     async def in_solver(
         self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
-        prefer: str | None = None,
+        prefer: str | None = None, gone: Gone | None = None,
     ) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes
-        away. When ``timed``, ``func`` gets ``seconds=``, what is left of
+        away (when ``gone`` says so, if given). When ``timed``, ``func`` gets ``seconds=``, what is left of
         ``budget`` after the wait for a free solver process; ``prefer``: the
         key whose last job's process to use when it is free (see
         :class:`~terrace.web.workers.SolverPool`)."""
         try:
-            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected, timed=timed,
-                                       prefer=prefer)
+            return await self.pool.run(func, *args, budget=budget, gone=gone or request.is_disconnected,
+                                       timed=timed, prefer=prefer)
         except PoolBusy:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
             raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=error.reason) from None
+
+    async def in_solver_once(self, same: Hashable, request: Request, func: Callable[..., T], *args: Any,
+                             **options: Any) -> T:
+        """:meth:`in_solver`, once for every request that asks the same
+        (``same``: what the job's answer depends on) while it runs: another
+        tab's hint or analysis of the same position waits for its answer
+        rather than take a second solver process (see :mod:`terrace.web.joined`)."""
+        def search(gone: Gone) -> Awaitable[T]:
+            return self.in_solver(request, func, *args, gone=gone, **options)
+
+        return await self.joined.run(same, search, request.is_disconnected)
 
     # -- endpoints ------------------------------------------------------
 
@@ -309,6 +323,17 @@ class WebGame:
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
+        return json_response(game_json(game, game.recent_board()))
+
+    async def current_or_named(self, request: Request) -> Response:
+        """``/api/games/current``: the game whose id is ``current`` when
+        there is one (an import before such ids were refused), else, as
+        before, the latest unfinished game (:meth:`current`)."""
+        query(request)
+        try:
+            game = await self.load(LATEST_GAME)
+        except UnknownGameError:
+            return await self.current(request)
         return json_response(game_json(game, game.recent_board()))
 
     async def recent(self, request: Request) -> Response:
@@ -486,8 +511,9 @@ class WebGame:
             find = partial(hints.find_hint, peek=peek, kept=kept, seed=fair_seed(game.id),
                            decided=decided, shown=shown)
             # (in the process that answered the game's last hint when it is free: it kept the work)
-            found = await self.in_solver(request, find, for_solver(board), budget=seconds, timed=True,
-                                         prefer=game.id)
+            same = ("hint", game.id, game.revision, peek, shown, id(kept), id(decided))
+            found = dict(await self.in_solver_once(same, request, find, for_solver(board), budget=seconds,
+                                                   timed=True, prefer=game.id))  # (a copy of its own)
         line = found.pop("kept")
         if line is not None:
             self.lines.put(game.id, line)
@@ -517,7 +543,8 @@ class WebGame:
         only_fields(await read_body(request), set())
         board = for_solver(game.recent_board(LOOKBACK))
         seconds = self.hint_seconds
-        result = await self.in_solver(request, hints.analyse, board, budget=seconds, timed=True)
+        same = ("analysis", game.id, game.revision)
+        result = await self.in_solver_once(same, request, hints.analyse, board, budget=seconds, timed=True)
         if in_play(game):
             await self.assisted(game.id)
         return json_response(result)

@@ -104,7 +104,8 @@ const seen = (shown) => ({ after: shown.moves, revision: shown.revision });
 
 export const api = {
   variants: () => call("GET", "/api/variants"),
-  current: () => call("GET", "/api/games/current"),
+  // (not /api/games/current: a game imported long ago may have that id)
+  current: () => call("GET", "/api/current-game"),
   recent: (n = 20) => call("GET", `/api/games?recent=${n}`),
   // signal: an AbortSignal that stops the request (and the server's search
   // for a winnable deal with it) when the player closes the form.
