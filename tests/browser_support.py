@@ -203,6 +203,13 @@ def settled(page: Any) -> None:
     page.wait_for_selector("body[data-busy='false']")
 
 
+def resize(page: Any, width: int, height: int) -> None:
+    """Make the window ``width`` x ``height`` and wait until the page has
+    drawn its board for that size (after a resize it waits 60 ms first)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_selector(f"body[data-fitted='{width}x{height}']")
+
+
 def moves_seen(page: Any, count: int) -> None:
     page.wait_for_selector(f"body[data-moves='{count}']")
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, press_on, settled, top, until
+from browser_support import Api, moves_seen, press_on, resize, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -865,3 +865,20 @@ def test_the_browsers_font_size_changed_while_the_page_is_open_is_followed(api: 
     page.locator("#btn-menu").click()
     page.locator("#btn-stats").click()
     page.locator("#dlg-stats[open]").wait_for()
+
+
+def test_a_phone_turned_upright_lays_out_its_toolbar_and_board_as_one_opened_upright(
+        api: Api, open_game: Any) -> None:
+    """A phone turned from sideways to upright zoomed the page out while the
+    board drawn for the wide window overflowed the narrow one (innerWidth
+    631 px on a 360 px phone): measured in that zoom, the toolbar took its
+    buttons for too wide (they went into lines of their own), and four
+    packs' board was fitted to a window 1122 px high, 58 px taller than on
+    a phone opened upright, so that the page scrolled, until the window
+    changed size again."""
+    options = {"decks": 4, "piles": 14, "candidates": 3}
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    page = open_game(game, locale="de-DE", **{**PHONE, "viewport": {"width": 640, "height": 360}})
+    resize(page, 360, 640)
+    assert_fits(page)
+    assert page.locator(".actions.overfull").count() == 0
