@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from web_support import CHROMIUM, running_server
+from web_support import CHROMIUM, WINNING_LINE, running_server
 
 STATS = re.compile(r"/api/stats(\?[^/]*)?$")
 """The page's request for the statistics (it sends its time zone along)."""
@@ -132,6 +132,19 @@ def api(server: str) -> Iterator[Api]:
     client = Api(server)
     yield client
     client.client.close()
+
+
+@pytest.fixture(scope="session")
+def won_game(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game played to its win through the API, once for each
+    test process (its 250 moves cost 0.8 CPU s), shared by the tests that
+    only look at it: one that plays on it, undoes or counts on the newest
+    game of the statistics being this one makes its own."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], deal_number=line["deal_number"], options=line["options"])
+    won = api.play(game, *line["moves"])
+    assert won["status"] == "won"
+    return won
 
 
 @pytest.fixture

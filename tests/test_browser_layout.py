@@ -391,16 +391,14 @@ IN_SIGHT = """(selector) => {
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 @pytest.mark.parametrize("size", ["sideways", "upright", "zoom"])
-def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, locale: str, size: str) -> None:
+def test_the_end_notice_is_whole_on_a_small_screen(won_game: dict[str, Any], open_game: Any, locale: str,
+                                                   size: str) -> None:
     """The notice of a won game, on a phone held sideways or at 200% zoom,
     once rose past the top of the window, its heading under the header;
     on an upright phone it touched both edges of the screen."""
-    line = WINNING_LINE
-    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-                    *line["moves"])
     options = {"sideways": SIDEWAYS, "upright": PHONE,
                "zoom": {"viewport": {"width": 640, "height": 360}, "device_scale_factor": 2}}[size]
-    page = open_game(game, locale=locale, **options)
+    page = open_game(won_game, locale=locale, **options)
     end = page.locator("dialog.end[open]")
     end.locator("[data-stat='best']").wait_for()
     until(lambda: end.evaluate("(d) => d.getAnimations({ subtree: true }).length === 0"))
@@ -829,13 +827,10 @@ def test_at_a_larger_font_size_every_dialog_fits_a_small_phone(api: Api, open_ga
     assert close["x"] >= 0 and close["x"] + close["width"] <= 320, close
 
 
-def test_a_printed_win_shows_its_notice_without_buttons(api: Api, open_game: Any) -> None:
+def test_a_printed_win_shows_its_notice_without_buttons(won_game: dict[str, Any], open_game: Any) -> None:
     """Printed, a won game's notice ('You won!', its figures) printed its
     Analyse, Look at the board and New game buttons under the board too."""
-    line = WINNING_LINE
-    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-                    *line["moves"])
-    page = open_game(game, reduced_motion="reduce")
+    page = open_game(won_game, reduced_motion="reduce")
     page.locator("dialog.end[open] .end-stats-slot > *").first.wait_for()
     page.evaluate(WHILE_PRINTED)
     page.pdf(format="A4")
