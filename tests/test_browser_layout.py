@@ -321,21 +321,30 @@ BIG_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("options", BIG_OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
-@pytest.mark.parametrize(("width", "height"), [(360, 640), (640, 360)])
+# An upright phone and one held sideways: each options' page opens at one
+# and is turned to the other, the first size taking turns (each size is
+# seen both opened at and turned to).
+TURNED = [[(360, 640), (640, 360)], [(640, 360), (360, 640)]]
+
+
+@pytest.mark.parametrize(("options", "sizes"), [(o, TURNED[i % 2]) for i, o in enumerate(BIG_OPTIONS)],
+                         ids=["-".join(str(v) for v in o.values()) for o in BIG_OPTIONS])
 def test_every_pile_is_on_the_screen_with_the_largest_options(
-    api: Api, open_game: Any, options: dict[str, int], width: int, height: int
+    api: Api, open_game: Any, options: dict[str, int], sizes: list[tuple[int, int]]
 ) -> None:
     """The cards shrink to the width: no pile off the screen, none at a
     negative place (out of reach), no sideways scrolling; with many decks
     the foundations take fewer, longer rows rather than scroll down."""
     game = api.new(variant="terrace", deal_number=3, options=options)
+    width, height = sizes[0]
     page = open_game(game, viewport={"width": width, "height": height})
-    found = page.evaluate(REACH)
-    assert found["piles"] == 2 + 4 * options["decks"] + 1 + options["piles"]
-    assert found["out"] == [], found
-    assert not found["wide"]
-    assert not found["tall"]
+    for size in sizes:
+        resize(page, *size)
+        found = page.evaluate(REACH)
+        assert found["piles"] == 2 + 4 * options["decks"] + 1 + options["piles"]
+        assert found["out"] == [], (size, found)
+        assert not found["wide"], size
+        assert not found["tall"], size
 
 
 def test_an_upright_phone_lays_many_piles_in_two_lines(api: Api, open_game: Any) -> None:
@@ -673,40 +682,62 @@ def larger_text(size: int) -> Any:
     return set_size
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
-@pytest.mark.parametrize(("width", "height"), [(320, 568), (568, 320), (390, 844), (1280, 860)])
+FONT_WINDOWS = [(320, 568), (568, 320), (390, 844), (1280, 860)]
+
+
+@pytest.mark.parametrize(("locale", "first"), [("en-GB", 0), ("de-DE", 2)])
 def test_the_browsers_larger_font_size_enlarges_the_text_and_every_button_stays_in_reach(
-        api: Api, open_game: Any, locale: str, width: int, height: int) -> None:
+        api: Api, open_game: Any, locale: str, first: int) -> None:
     """A player who set the browser's font size to 24 px (150%) gets the
     page's text 1.5 times as large (the page set 16 px and ignored it), and
     the buttons still fit: none past the window's edge, over the title or
     with its label cut, every one clickable (a 320 px phone's toolbar ran
-    the menu's button off the screen)."""
+    the menu's button off the screen). Each font size's page goes through
+    the four windows, opened at one of them (another for each font size
+    and language: each window is opened at once, and turned to thrice)."""
     game = api.new(variant="terrace", deal_number=7)
-    sizes = {}
-    for size in (16, 24):
+    sizes: dict[tuple[int, int, int], list[float]] = {}
+    for turn, size in enumerate((16, 24)):
+        start = first + turn
+        windows = FONT_WINDOWS[start:] + FONT_WINDOWS[:start]
         page = open_game(game, before_goto=larger_text(size), locale=locale,
-                         viewport={"width": width, "height": height})
-        sizes[size] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
-          .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
-        shown = page.evaluate("""() => {
-          const name = document.querySelector('.bar h1').getBoundingClientRect();
-          const edge = document.documentElement.clientWidth;
-          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
-            .map((n) => { const b = n.getBoundingClientRect();
-              return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
-                && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
-        assert len(shown) >= 5 and all(ok for _, ok in shown), (size, shown)  # (four and the menu's, or all)
-        toolbar = page.locator(".actions").bounding_box()
-        if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
-            board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
-            assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5
-        if page.locator("#btn-menu").is_visible():
-            page.locator("#btn-menu").click()
-        page.locator("#btn-stats").click()
-        page.locator("#dlg-stats[open]").wait_for()
+                         viewport={"width": windows[0][0], "height": windows[0][1]})
+        for width, height in windows:
+            resize(page, width, height)
+            sizes[size, width, height] = larger_text_in_reach(page, size, width, height)
         page.close()
-    assert all(big >= 1.45 * small for small, big in zip(sizes[16], sizes[24], strict=True)), sizes
+    for width, height in FONT_WINDOWS:
+        small, big = sizes[16, width, height], sizes[24, width, height]
+        assert all(b >= 1.45 * s for s, b in zip(small, big, strict=True)), (width, height, small, big)
+
+
+def larger_text_in_reach(page: Any, size: int, width: int, height: int) -> list[float]:
+    """The page's font sizes (the root's, a button's, the counters', the
+    prompt's) in a window ``width`` x ``height``, after checking that every
+    button is whole and in reach and that Statistics opens (it is closed
+    again after)."""
+    found: list[float] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
+      .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
+    shown = page.evaluate("""() => {
+      const name = document.querySelector('.bar h1').getBoundingClientRect();
+      const edge = document.documentElement.clientWidth;
+      return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+        .map((n) => { const b = n.getBoundingClientRect();
+          return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
+            && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
+    where = (size, width, height)
+    assert len(shown) >= 5 and all(ok for _, ok in shown), (where, shown)  # (four and the menu's, or all)
+    toolbar = page.locator(".actions").bounding_box()
+    if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
+        board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
+        assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5, where
+    if page.locator("#btn-menu").is_visible():
+        page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#dlg-stats:not([open])").wait_for(state="attached")
+    return found
 
 
 # Read while the page is laid out for the paper (page.pdf prints as the
