@@ -97,35 +97,46 @@ def assert_fits(page: Any) -> dict[str, Any]:
     return found
 
 
+@pytest.fixture(scope="module")
 def mid_game(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game after 120 moves, once for the module (0.37 CPU s),
+    for the tests that only look at it."""
     line = WINNING_LINE
     game = api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"])
     return api.play(game, *line["moves"][:120])
 
 
-@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
-def test_piles_of_twenty_cards_fit_and_every_rank_shows(api: Api, open_game: Any, width: int,
-                                                        height: int) -> None:
+# (the desktops' windows are one page's, opened at the first and resized to
+# the others: the largest first for a real game, the smallest for tall piles)
+@pytest.mark.parametrize("windows", [DESKTOPS[::-1], [(390, 844)]], ids=["desktops", "phone"])
+def test_piles_of_twenty_cards_fit_and_every_rank_shows(api: Api, open_game: Any,
+                                                        windows: list[tuple[int, int]]) -> None:
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = windows[0]
     options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
     tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}  # piles 3, 6 and 1
     page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), **options)
-    found = assert_fits(page)
-    # The tall piles really are tall, fanned tighter than the short ones.
-    fans = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
-      .map((p) => [p.dataset.pile, parseFloat(getComputedStyle(p).getPropertyValue('--fan')) || 0]))""")
-    assert page.locator("[data-pile='t3'] > .card").count() == 20
-    assert 0 < fans["t3"] < fans["t1"]
-    lowest = page.evaluate("""Math.max(...[...document.querySelectorAll('#board .card')]
-      .map((c) => c.getBoundingClientRect().bottom))""")
-    assert lowest > 0.75 * found["limit"]  # the piles use the height they have
+    for size in windows:
+        resize(page, *size)
+        found = assert_fits(page)
+        # The tall piles really are tall, fanned tighter than the short ones.
+        fans = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
+          .map((p) => [p.dataset.pile, parseFloat(getComputedStyle(p).getPropertyValue('--fan')) || 0]))""")
+        assert page.locator("[data-pile='t3'] > .card").count() == 20
+        assert 0 < fans["t3"] < fans["t1"], (size, fans)
+        lowest = page.evaluate("""Math.max(...[...document.querySelectorAll('#board .card')]
+          .map((c) => c.getBoundingClientRect().bottom))""")
+        assert lowest > 0.75 * found["limit"], size  # the piles use the height they have
 
 
-@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
-def test_a_real_game_fits(api: Api, open_game: Any, width: int, height: int) -> None:
+@pytest.mark.parametrize("windows", [DESKTOPS, [(390, 844)]], ids=["desktops", "phone"])
+def test_a_real_game_fits(mid_game: dict[str, Any], open_game: Any, windows: list[tuple[int, int]]) -> None:
+    width, height = windows[0]
     options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
-    page = open_game(mid_game(api), **options)
-    assert_fits(page)
+    page = open_game(mid_game, **options)
+    for size in windows:
+        resize(page, *size)
+        assert_fits(page)
 
 
 def test_big_terrace_on_a_phone(api: Api, open_game: Any) -> None:
@@ -191,10 +202,11 @@ def test_a_long_toast_uses_the_width_of_a_phone_and_goes_at_a_tap(api: Api, open
 
 
 @pytest.mark.parametrize("phone", [False, True])
-def test_every_box_of_the_settings_is_full_size(api: Api, open_game: Any, phone: bool) -> None:
+def test_every_box_of_the_settings_is_full_size(mid_game: dict[str, Any], open_game: Any,
+                                                phone: bool) -> None:
     """A check box beside a label of two lines is as large as the others
     (it used to shrink to make room for the label)."""
-    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    page = open_game(mid_game, **(PHONE if phone else {}))
     if phone:
         page.locator("#btn-menu").click()
     page.locator("#btn-settings").click()
@@ -206,8 +218,8 @@ def test_every_box_of_the_settings_is_full_size(api: Api, open_game: Any, phone:
     assert len(widths) == 1 and widths.pop() >= 19, sizes
 
 
-def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
-    page = open_game(mid_game(api), **PHONE)
+def test_the_phone_uses_its_height(mid_game: dict[str, Any], open_game: Any) -> None:
+    page = open_game(mid_game, **PHONE)
     sizes = page.evaluate("""() => ({
       top: document.querySelector('[data-pile="f1"]').getBoundingClientRect().width,
       terrace: document.querySelector('[data-pile="reserve"] > .card').getBoundingClientRect().width,
@@ -220,8 +232,8 @@ def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
     assert sizes["toolbar"] > 0.9 * 844 and sizes["toolbar"] - 120 < sizes["counters"] < sizes["toolbar"]
 
 
-def test_touch_targets_on_a_phone_are_44_px_high(api: Api, open_game: Any) -> None:
-    page = open_game(mid_game(api), **PHONE)
+def test_touch_targets_on_a_phone_are_44_px_high(mid_game: dict[str, Any], open_game: Any) -> None:
+    page = open_game(mid_game, **PHONE)
     heights = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent)
       .map((n) => [n.id || n.textContent.trim(), n.getBoundingClientRect().height])"""
     bar = page.evaluate(heights, ".actions > button")
@@ -657,12 +669,12 @@ def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) 
 
 
 @pytest.mark.parametrize(("phone", "least"), [(False, 24), (True, 44)])
-def test_the_rule_options_summary_is_a_target_big_enough(api: Api, open_game: Any, phone: bool,
-                                                          least: int) -> None:
+def test_the_rule_options_summary_is_a_target_big_enough(mid_game: dict[str, Any], open_game: Any,
+                                                          phone: bool, least: int) -> None:
     # (the New game dialog's "Rule options", the one summary the page has,
     # was 19 px high: under WCAG 2.2's 24 px, and under the 44 px every
     # other control of a phone has)
-    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    page = open_game(mid_game, **(PHONE if phone else {}))
     page.locator("#btn-new").click()
     summary = page.locator("#dlg-new summary")
     box = summary.bounding_box()
