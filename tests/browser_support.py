@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from web_support import CHROMIUM, running_server
+from web_support import CHROMIUM, WINNING_LINE, running_server
 
 STATS = re.compile(r"/api/stats(\?[^/]*)?$")
 """The page's request for the statistics (it sends its time zone along)."""
@@ -134,6 +134,19 @@ def api(server: str) -> Iterator[Api]:
     client.client.close()
 
 
+@pytest.fixture(scope="session")
+def won_game(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game played to its win through the API, once for each
+    test process (its 250 moves cost 0.8 CPU s), shared by the tests that
+    only look at it: one that plays on it, undoes or counts on the newest
+    game of the statistics being this one makes its own."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], deal_number=line["deal_number"], options=line["options"])
+    won = api.play(game, *line["moves"])
+    assert won["status"] == "won"
+    return won
+
+
 @pytest.fixture
 def open_game(browser: Any, server: str) -> Iterator[Any]:
     """Open the page on a game; yields a function (game, before_goto=None,
@@ -201,6 +214,13 @@ def settled(page: Any) -> None:
     nothing happened (no move, no request) can follow this at once, where
     a fixed wait could end too soon on a loaded machine, or waste time."""
     page.wait_for_selector("body[data-busy='false']")
+
+
+def resize(page: Any, width: int, height: int) -> None:
+    """Make the window ``width`` x ``height`` and wait until the page has
+    drawn its board for that size (after a resize it waits 60 ms first)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_selector(f"body[data-fitted='{width}x{height}']")
 
 
 def moves_seen(page: Any, count: int) -> None:

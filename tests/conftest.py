@@ -9,7 +9,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from browser_support import api, browser, open_game, playwright_api, server  # noqa: F401  (the browser tests' fixtures)
+from browser_support import api, browser, open_game, playwright_api, server, won_game  # noqa: F401  (the browser tests' fixtures)
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.moves import Move

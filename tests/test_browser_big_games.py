@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, drag, moves_seen, top, until
+from browser_support import Api, drag, moves_seen, resize, top, until
 from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 from web_support import game_line
 
@@ -224,21 +224,25 @@ RANKS = """() => {
 
 TERRACE_94 = {"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}
 FOUR_PACKS = {"decks": 4, "piles": 14, "candidates": 3}
-SCREENS = [(360, 640), (640, 360), (390, 844), (768, 1024), (1366, 768), (1920, 1080), (3840, 2160)]
+PHONES = [(360, 640), (390, 844), (640, 360)]
+SCREENS = [(768, 1024), (1366, 768), (1920, 1080), (3840, 2160)]
 
 
-@pytest.mark.parametrize(("options", "size", "locale"), [
-    *[(TERRACE_94, size, "en-GB") for size in SCREENS],
-    (TERRACE_94, (640, 360), "de-DE"),
-    (FOUR_PACKS, (360, 640), "en-GB"),
-    (FOUR_PACKS, (360, 640), "de-DE"),
-    (FOUR_PACKS, (640, 360), "de-DE"),
-    (EIGHT_PACKS, (360, 640), "de-DE"),
-    (EIGHT_PACKS, (640, 360), "en-GB"),
-], ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else
+# (the windows of a case are one page's, opened at the first and widened to
+# the others, phones alike or screens alike: one page load where there were
+# up to four; test_browser_layout turns a phone from sideways to upright)
+@pytest.mark.parametrize(("options", "windows", "locale"), [
+    (TERRACE_94, PHONES, "en-GB"),
+    (TERRACE_94, SCREENS, "en-GB"),
+    (TERRACE_94, [(640, 360)], "de-DE"),
+    (FOUR_PACKS, [(360, 640)], "en-GB"),
+    (FOUR_PACKS, [(360, 640), (640, 360)], "de-DE"),
+    (EIGHT_PACKS, [(360, 640)], "de-DE"),
+    (EIGHT_PACKS, [(640, 360)], "en-GB"),
+], ids=lambda value: "-".join("x".join(map(str, size)) for size in value) if isinstance(value, list) else
     (value if isinstance(value, str) else f"{value['decks']}d{value['piles']}p{value.get('reserve', 11)}r"))
 def test_every_rank_is_at_least_ten_pixels_high(api: Api, open_game: Any, options: dict[str, int],
-                                                size: tuple[int, int], locale: str) -> None:
+                                                windows: list[tuple[int, int]], locale: str) -> None:
     """A card's index was a share of its width alone: 94 terrace cards on a
     640x360 phone were fanned in two lines with ranks of 9.2 px (three lines
     would have fitted with slightly smaller cards), four packs' fourteen
@@ -246,14 +250,18 @@ def test_every_rank_is_at_least_ten_pixels_high(api: Api, open_game: Any, option
     eight packs' 8.4 px (360x640) and 8.7 px (640x360). Every rank is now
     10.5 px or more, whole inside its card, uncovered."""
     game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
-    width, height = size
+    phone = min(windows[0]) < 500
+    assert all((min(size) < 500) == phone for size in windows)
+    width, height = windows[0]
     viewport = {"viewport": {"width": width, "height": height}}
-    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(size) < 500 else viewport))
-    ranks = page.evaluate(RANKS)
-    assert ranks["count"] > 20 and ranks["smallest"] >= 10 and ranks["cut"] == [], ranks
-    terrace = page.evaluate(TERRACE)
-    assert terrace["covered"] == [], terrace
-    assert_fits(page)
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if phone else viewport))
+    for size in windows:
+        resize(page, *size)
+        ranks = page.evaluate(RANKS)
+        assert ranks["count"] > 20 and ranks["smallest"] >= 10 and ranks["cut"] == [], (size, ranks)
+        terrace = page.evaluate(TERRACE)
+        assert terrace["covered"] == [], (size, terrace)
+        assert_fits(page)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])

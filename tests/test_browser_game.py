@@ -413,12 +413,11 @@ def test_the_replay_slider_goes_to_any_move(api: Api, open_game: Any) -> None:
     page.locator("#prompt", has_text="move 199 of 200").wait_for()
 
 
-def test_a_hint_asked_once_the_game_is_won_says_nothing_over_the_win(api: Api, open_game: Any) -> None:
+def test_a_hint_asked_once_the_game_is_won_says_nothing_over_the_win(won_game: dict[str, Any],
+                                                                      open_game: Any) -> None:
     """A hint asked while the last cards went up on their own came back
     with "No hint: the game is over." in place of the win's words."""
-    game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
-                   deal_number=WINNING_LINE["deal_number"])
-    page = open_game(api.play(game, *WINNING_LINE["moves"]))
+    page = open_game(won_game)
     page.keyboard.press("Escape")  # (the end screen)
     page.locator("#prompt", has_text="Won!").wait_for()
     asked: list[str] = []

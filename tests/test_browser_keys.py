@@ -546,13 +546,11 @@ def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any, size: tuple
     end.wait_for()
 
 
-def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any) -> None:
+def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any, won_game: dict[str, Any]) -> None:
     """The win screen offers no Undo: a stray Ctrl+Z there takes no move
     of the won game back (Undo in the header still can); ? opens the rules
     over it, as anywhere."""
-    line = WINNING_LINE
-    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
-    game = api.play(game, *line["moves"])
+    line, game = WINNING_LINE, won_game
     assert game["status"] == "won" and game["can_undo"]
     page = open_game(game, reduced_motion="reduce")
     page.locator("#dlg-end[open]").wait_for()

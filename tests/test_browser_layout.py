@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, press_on, settled, top, until
+from browser_support import Api, moves_seen, press_on, resize, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -97,35 +97,46 @@ def assert_fits(page: Any) -> dict[str, Any]:
     return found
 
 
+@pytest.fixture(scope="module")
 def mid_game(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game after 120 moves, once for the module (0.37 CPU s),
+    for the tests that only look at it."""
     line = WINNING_LINE
     game = api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"])
     return api.play(game, *line["moves"][:120])
 
 
-@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
-def test_piles_of_twenty_cards_fit_and_every_rank_shows(api: Api, open_game: Any, width: int,
-                                                        height: int) -> None:
+# (the desktops' windows are one page's, opened at the first and resized to
+# the others: the largest first for a real game, the smallest for tall piles)
+@pytest.mark.parametrize("windows", [DESKTOPS[::-1], [(390, 844)]], ids=["desktops", "phone"])
+def test_piles_of_twenty_cards_fit_and_every_rank_shows(api: Api, open_game: Any,
+                                                        windows: list[tuple[int, int]]) -> None:
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = windows[0]
     options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
     tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}  # piles 3, 6 and 1
     page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), **options)
-    found = assert_fits(page)
-    # The tall piles really are tall, fanned tighter than the short ones.
-    fans = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
-      .map((p) => [p.dataset.pile, parseFloat(getComputedStyle(p).getPropertyValue('--fan')) || 0]))""")
-    assert page.locator("[data-pile='t3'] > .card").count() == 20
-    assert 0 < fans["t3"] < fans["t1"]
-    lowest = page.evaluate("""Math.max(...[...document.querySelectorAll('#board .card')]
-      .map((c) => c.getBoundingClientRect().bottom))""")
-    assert lowest > 0.75 * found["limit"]  # the piles use the height they have
+    for size in windows:
+        resize(page, *size)
+        found = assert_fits(page)
+        # The tall piles really are tall, fanned tighter than the short ones.
+        fans = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
+          .map((p) => [p.dataset.pile, parseFloat(getComputedStyle(p).getPropertyValue('--fan')) || 0]))""")
+        assert page.locator("[data-pile='t3'] > .card").count() == 20
+        assert 0 < fans["t3"] < fans["t1"], (size, fans)
+        lowest = page.evaluate("""Math.max(...[...document.querySelectorAll('#board .card')]
+          .map((c) => c.getBoundingClientRect().bottom))""")
+        assert lowest > 0.75 * found["limit"], size  # the piles use the height they have
 
 
-@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
-def test_a_real_game_fits(api: Api, open_game: Any, width: int, height: int) -> None:
+@pytest.mark.parametrize("windows", [DESKTOPS, [(390, 844)]], ids=["desktops", "phone"])
+def test_a_real_game_fits(mid_game: dict[str, Any], open_game: Any, windows: list[tuple[int, int]]) -> None:
+    width, height = windows[0]
     options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
-    page = open_game(mid_game(api), **options)
-    assert_fits(page)
+    page = open_game(mid_game, **options)
+    for size in windows:
+        resize(page, *size)
+        assert_fits(page)
 
 
 def test_big_terrace_on_a_phone(api: Api, open_game: Any) -> None:
@@ -191,10 +202,11 @@ def test_a_long_toast_uses_the_width_of_a_phone_and_goes_at_a_tap(api: Api, open
 
 
 @pytest.mark.parametrize("phone", [False, True])
-def test_every_box_of_the_settings_is_full_size(api: Api, open_game: Any, phone: bool) -> None:
+def test_every_box_of_the_settings_is_full_size(mid_game: dict[str, Any], open_game: Any,
+                                                phone: bool) -> None:
     """A check box beside a label of two lines is as large as the others
     (it used to shrink to make room for the label)."""
-    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    page = open_game(mid_game, **(PHONE if phone else {}))
     if phone:
         page.locator("#btn-menu").click()
     page.locator("#btn-settings").click()
@@ -206,8 +218,8 @@ def test_every_box_of_the_settings_is_full_size(api: Api, open_game: Any, phone:
     assert len(widths) == 1 and widths.pop() >= 19, sizes
 
 
-def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
-    page = open_game(mid_game(api), **PHONE)
+def test_the_phone_uses_its_height(mid_game: dict[str, Any], open_game: Any) -> None:
+    page = open_game(mid_game, **PHONE)
     sizes = page.evaluate("""() => ({
       top: document.querySelector('[data-pile="f1"]').getBoundingClientRect().width,
       terrace: document.querySelector('[data-pile="reserve"] > .card').getBoundingClientRect().width,
@@ -220,8 +232,8 @@ def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
     assert sizes["toolbar"] > 0.9 * 844 and sizes["toolbar"] - 120 < sizes["counters"] < sizes["toolbar"]
 
 
-def test_touch_targets_on_a_phone_are_44_px_high(api: Api, open_game: Any) -> None:
-    page = open_game(mid_game(api), **PHONE)
+def test_touch_targets_on_a_phone_are_44_px_high(mid_game: dict[str, Any], open_game: Any) -> None:
+    page = open_game(mid_game, **PHONE)
     heights = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent)
       .map((n) => [n.id || n.textContent.trim(), n.getBoundingClientRect().height])"""
     bar = page.evaluate(heights, ".actions > button")
@@ -321,21 +333,30 @@ BIG_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("options", BIG_OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
-@pytest.mark.parametrize(("width", "height"), [(360, 640), (640, 360)])
+# An upright phone and one held sideways: each options' page opens at one
+# and is turned to the other, the first size taking turns (each size is
+# seen both opened at and turned to).
+TURNED = [[(360, 640), (640, 360)], [(640, 360), (360, 640)]]
+
+
+@pytest.mark.parametrize(("options", "sizes"), [(o, TURNED[i % 2]) for i, o in enumerate(BIG_OPTIONS)],
+                         ids=["-".join(str(v) for v in o.values()) for o in BIG_OPTIONS])
 def test_every_pile_is_on_the_screen_with_the_largest_options(
-    api: Api, open_game: Any, options: dict[str, int], width: int, height: int
+    api: Api, open_game: Any, options: dict[str, int], sizes: list[tuple[int, int]]
 ) -> None:
     """The cards shrink to the width: no pile off the screen, none at a
     negative place (out of reach), no sideways scrolling; with many decks
     the foundations take fewer, longer rows rather than scroll down."""
     game = api.new(variant="terrace", deal_number=3, options=options)
+    width, height = sizes[0]
     page = open_game(game, viewport={"width": width, "height": height})
-    found = page.evaluate(REACH)
-    assert found["piles"] == 2 + 4 * options["decks"] + 1 + options["piles"]
-    assert found["out"] == [], found
-    assert not found["wide"]
-    assert not found["tall"]
+    for size in sizes:
+        resize(page, *size)
+        found = page.evaluate(REACH)
+        assert found["piles"] == 2 + 4 * options["decks"] + 1 + options["piles"]
+        assert found["out"] == [], (size, found)
+        assert not found["wide"], size
+        assert not found["tall"], size
 
 
 def test_an_upright_phone_lays_many_piles_in_two_lines(api: Api, open_game: Any) -> None:
@@ -391,16 +412,14 @@ IN_SIGHT = """(selector) => {
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 @pytest.mark.parametrize("size", ["sideways", "upright", "zoom"])
-def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, locale: str, size: str) -> None:
+def test_the_end_notice_is_whole_on_a_small_screen(won_game: dict[str, Any], open_game: Any, locale: str,
+                                                   size: str) -> None:
     """The notice of a won game, on a phone held sideways or at 200% zoom,
     once rose past the top of the window, its heading under the header;
     on an upright phone it touched both edges of the screen."""
-    line = WINNING_LINE
-    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-                    *line["moves"])
     options = {"sideways": SIDEWAYS, "upright": PHONE,
                "zoom": {"viewport": {"width": 640, "height": 360}, "device_scale_factor": 2}}[size]
-    page = open_game(game, locale=locale, **options)
+    page = open_game(won_game, locale=locale, **options)
     end = page.locator("dialog.end[open]")
     end.locator("[data-stat='best']").wait_for()
     until(lambda: end.evaluate("(d) => d.getAnimations({ subtree: true }).length === 0"))
@@ -650,12 +669,12 @@ def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) 
 
 
 @pytest.mark.parametrize(("phone", "least"), [(False, 24), (True, 44)])
-def test_the_rule_options_summary_is_a_target_big_enough(api: Api, open_game: Any, phone: bool,
-                                                          least: int) -> None:
+def test_the_rule_options_summary_is_a_target_big_enough(mid_game: dict[str, Any], open_game: Any,
+                                                          phone: bool, least: int) -> None:
     # (the New game dialog's "Rule options", the one summary the page has,
     # was 19 px high: under WCAG 2.2's 24 px, and under the 44 px every
     # other control of a phone has)
-    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    page = open_game(mid_game, **(PHONE if phone else {}))
     page.locator("#btn-new").click()
     summary = page.locator("#dlg-new summary")
     box = summary.bounding_box()
@@ -675,40 +694,62 @@ def larger_text(size: int) -> Any:
     return set_size
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
-@pytest.mark.parametrize(("width", "height"), [(320, 568), (568, 320), (390, 844), (1280, 860)])
+FONT_WINDOWS = [(320, 568), (568, 320), (390, 844), (1280, 860)]
+
+
+@pytest.mark.parametrize(("locale", "first"), [("en-GB", 0), ("de-DE", 2)])
 def test_the_browsers_larger_font_size_enlarges_the_text_and_every_button_stays_in_reach(
-        api: Api, open_game: Any, locale: str, width: int, height: int) -> None:
+        api: Api, open_game: Any, locale: str, first: int) -> None:
     """A player who set the browser's font size to 24 px (150%) gets the
     page's text 1.5 times as large (the page set 16 px and ignored it), and
     the buttons still fit: none past the window's edge, over the title or
     with its label cut, every one clickable (a 320 px phone's toolbar ran
-    the menu's button off the screen)."""
+    the menu's button off the screen). Each font size's page goes through
+    the four windows, opened at one of them (another for each font size
+    and language: each window is opened at once, and turned to thrice)."""
     game = api.new(variant="terrace", deal_number=7)
-    sizes = {}
-    for size in (16, 24):
+    sizes: dict[tuple[int, int, int], list[float]] = {}
+    for turn, size in enumerate((16, 24)):
+        start = first + turn
+        windows = FONT_WINDOWS[start:] + FONT_WINDOWS[:start]
         page = open_game(game, before_goto=larger_text(size), locale=locale,
-                         viewport={"width": width, "height": height})
-        sizes[size] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
-          .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
-        shown = page.evaluate("""() => {
-          const name = document.querySelector('.bar h1').getBoundingClientRect();
-          const edge = document.documentElement.clientWidth;
-          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
-            .map((n) => { const b = n.getBoundingClientRect();
-              return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
-                && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
-        assert len(shown) >= 5 and all(ok for _, ok in shown), (size, shown)  # (four and the menu's, or all)
-        toolbar = page.locator(".actions").bounding_box()
-        if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
-            board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
-            assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5
-        if page.locator("#btn-menu").is_visible():
-            page.locator("#btn-menu").click()
-        page.locator("#btn-stats").click()
-        page.locator("#dlg-stats[open]").wait_for()
+                         viewport={"width": windows[0][0], "height": windows[0][1]})
+        for width, height in windows:
+            resize(page, width, height)
+            sizes[size, width, height] = larger_text_in_reach(page, size, width, height)
         page.close()
-    assert all(big >= 1.45 * small for small, big in zip(sizes[16], sizes[24], strict=True)), sizes
+    for width, height in FONT_WINDOWS:
+        small, big = sizes[16, width, height], sizes[24, width, height]
+        assert all(b >= 1.45 * s for s, b in zip(small, big, strict=True)), (width, height, small, big)
+
+
+def larger_text_in_reach(page: Any, size: int, width: int, height: int) -> list[float]:
+    """The page's font sizes (the root's, a button's, the counters', the
+    prompt's) in a window ``width`` x ``height``, after checking that every
+    button is whole and in reach and that Statistics opens (it is closed
+    again after)."""
+    found: list[float] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
+      .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
+    shown = page.evaluate("""() => {
+      const name = document.querySelector('.bar h1').getBoundingClientRect();
+      const edge = document.documentElement.clientWidth;
+      return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+        .map((n) => { const b = n.getBoundingClientRect();
+          return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
+            && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
+    where = (size, width, height)
+    assert len(shown) >= 5 and all(ok for _, ok in shown), (where, shown)  # (four and the menu's, or all)
+    toolbar = page.locator(".actions").bounding_box()
+    if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
+        board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
+        assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5, where
+    if page.locator("#btn-menu").is_visible():
+        page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#dlg-stats:not([open])").wait_for(state="attached")
+    return found
 
 
 # Read while the page is laid out for the paper (page.pdf prints as the
@@ -829,13 +870,10 @@ def test_at_a_larger_font_size_every_dialog_fits_a_small_phone(api: Api, open_ga
     assert close["x"] >= 0 and close["x"] + close["width"] <= 320, close
 
 
-def test_a_printed_win_shows_its_notice_without_buttons(api: Api, open_game: Any) -> None:
+def test_a_printed_win_shows_its_notice_without_buttons(won_game: dict[str, Any], open_game: Any) -> None:
     """Printed, a won game's notice ('You won!', its figures) printed its
     Analyse, Look at the board and New game buttons under the board too."""
-    line = WINNING_LINE
-    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-                    *line["moves"])
-    page = open_game(game, reduced_motion="reduce")
+    page = open_game(won_game, reduced_motion="reduce")
     page.locator("dialog.end[open] .end-stats-slot > *").first.wait_for()
     page.evaluate(WHILE_PRINTED)
     page.pdf(format="A4")
@@ -865,3 +903,20 @@ def test_the_browsers_font_size_changed_while_the_page_is_open_is_followed(api: 
     page.locator("#btn-menu").click()
     page.locator("#btn-stats").click()
     page.locator("#dlg-stats[open]").wait_for()
+
+
+def test_a_phone_turned_upright_lays_out_its_toolbar_and_board_as_one_opened_upright(
+        api: Api, open_game: Any) -> None:
+    """A phone turned from sideways to upright zoomed the page out while the
+    board drawn for the wide window overflowed the narrow one (innerWidth
+    631 px on a 360 px phone): measured in that zoom, the toolbar took its
+    buttons for too wide (they went into lines of their own), and four
+    packs' board was fitted to a window 1122 px high, 58 px taller than on
+    a phone opened upright, so that the page scrolled, until the window
+    changed size again."""
+    options = {"decks": 4, "piles": 14, "candidates": 3}
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    page = open_game(game, locale="de-DE", **{**PHONE, "viewport": {"width": 640, "height": 360}})
+    resize(page, 360, 640)
+    assert_fits(page)
+    assert page.locator(".actions.overfull").count() == 0

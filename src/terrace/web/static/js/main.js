@@ -276,12 +276,14 @@ function draw() {
 }
 
 // The board, fitted into the room the counters, the prompt and the notes
-// leave it, with its marks.
+// leave it, with its marks. The body says the window size it was fitted to
+// last (data-fitted): a browser test that resizes the window waits for it.
 function drawBoard() {
   renderBoard(board, app.game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
   markCoach();
+  document.body.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`;
 }
 
 // How to play on: the stock is mentioned only while it can still be turned.
@@ -1448,7 +1450,7 @@ function bindButtons() {
   window.addEventListener("resize", () => {
     foldCrowdedHeader();  // (before the board is fitted below the header)
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(draw, 60);
+    resizeTimer = setTimeout(fitAfterResize, 60);
   });
   // The browser's font size changed while the page is open (its settings,
   // another tab): the page's text grows or shrinks with it, and the header,
@@ -1462,6 +1464,21 @@ function bindButtons() {
     if (remWidth !== null && width !== remWidth) window.dispatchEvent(new Event("resize"));
     remWidth = width;
   }).observe(rem);
+}
+
+// A phone turned upright zooms the page out while the board drawn for the
+// wider window still overflows the narrower one (innerWidth 631 px where the
+// page is 360): the header and the board measured in that zoom wrapped the
+// toolbar's buttons in lines of their own and fitted the board to a window
+// 1122 px high (four packs: 58 px too tall, the page scrolled). Drawn once
+// for the new width, the board fits it and the zoom is gone: the header and
+// the board are measured again.
+function fitAfterResize() {
+  if (window.innerWidth > document.documentElement.clientWidth + 1) {
+    draw();
+    foldCrowdedHeader();
+  }
+  draw();
 }
 
 function changeLanguage(lang) {
