@@ -33,12 +33,31 @@ document.body.dataset.busy = "false";
 function enqueue(action) {
   queued += 1;
   document.body.dataset.busy = "true";
-  app.queue = app.queue.then(action).catch((error) => toast(String(error))).finally(() => {
+  app.queue = app.queue.then(action).catch(scriptFailed).finally(() => {
     queued -= 1;
     if (!queued) document.body.dataset.busy = "false";
   });
   return app.queue;
 }
+
+// An error of the page's own script (a fault of the page, not of the
+// server) while it did what the player asked: the board may be left half
+// drawn. It is said in place, in the page's words, with Try again, which
+// reads the game from the server and draws it anew (load); a toast said the
+// script's English words ("TypeError: ...") for 4.5 s, and nothing after.
+function scriptFailed(error) {
+  console.error(error);
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  $("#offline-text").hidden = true;
+  $("#offline-why").textContent = t("error.script", { error: why });
+  $("#offline-why").hidden = false;
+  $("#offline").hidden = false;
+}
+
+// (the same for one outside the queue: a panel's button, a timer; not the
+// browser's notes without an error, as a ResizeObserver's loop)
+window.addEventListener("error", (event) => { if (event.error) scriptFailed(event.error); });
+window.addEventListener("unhandledrejection", (event) => scriptFailed(event.reason));
 
 function notation(pile) {
   return pile === "reserve" ? "r" : pile === "waste" ? "w" : pile;
@@ -1277,9 +1296,14 @@ async function showStep(id, step) {
 // A step of the replay that could not be shown: the prompt says which and
 // why until a step is shown (the replay bar stays, to try again or to
 // leave), and the slider goes back to the step shown, unless the player's
-// thumb has moved it on meanwhile (a change waiting its turn).
+// thumb has moved it on meanwhile (a change waiting its turn). Previous and
+// Next move are named by their arrows and words together (their parts in
+// index.html): an upright phone shows the arrows alone, a wider window the
+// words.
 function stepFailed(step, result) {
-  const text = t("prompt.replayFailed", { step, error: sentence(result.data.error) });
+  const named = (button) => [...$(button).children].map((part) => part.textContent).join(" ");
+  const error = sentence(result.data.error);
+  const text = t("prompt.replayFailed", { step, error, prev: named("#replay-prev"), next: named("#replay-next") });
   app.notice = { text, kind: "error" };
   prompt(text, { said: false });
   toast(text, "error", { kept: true });
