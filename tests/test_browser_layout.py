@@ -375,6 +375,32 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     assert played == game["sources"][source]["targets"][target]
 
 
+def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game: Any) -> None:
+    """The board is drawn anew when the window changes size: during a drag
+    (a phone turned, a window resized) the card in hand was shown again in
+    its pile and its target lost its mark. Terrace deal 7 after c2: the 2
+    of diamonds of pile 4 goes on the 3 of clubs of pile 3."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 390, "height": 844})
+    card = top(page, "t4").bounding_box()
+    press_on(page, card)
+    page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
+    page.evaluate("""() => { window.redrawn = false;
+      new MutationObserver(() => { window.redrawn = true; })
+        .observe(document.querySelector('#board'), { childList: true, subtree: true, attributes: true }); }""")
+    page.set_viewport_size({"width": 844, "height": 390})
+    until(lambda: page.evaluate("window.redrawn"))
+    assert page.evaluate("""() => [...document.querySelectorAll('#board .lifted')].map(
+      (c) => c.closest('[data-pile]').dataset.pile + ' ' + c.dataset.card)""") == ["t4 2D"]
+    assert page.evaluate("[...document.querySelectorAll('#board .target')].map((p) => p.dataset.pile)") == ["t3"]
+    pile = top(page, "t3").bounding_box()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=4)
+    page.mouse.up()
+    moves_seen(page, 2)
+    settled(page)
+    assert page.locator(".ghost, #board .lifted").count() == 0
+
+
 SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
 
 IN_SIGHT = """(selector) => {

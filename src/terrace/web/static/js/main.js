@@ -301,6 +301,15 @@ function drawBoard() {
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
   markCoach();
+  // (a card in hand stays out of its pile, and its targets marked: a
+  // resize during a drag showed it twice, and no pile where it may go)
+  if (dragging && app.game === dragged) {
+    const source = drags.redrawn((pile) => {
+      const node = board.querySelector(`[data-pile="${pile}"]`);
+      return node && topCard(node);
+    });
+    if (source) markTargets(source);
+  }
 }
 
 // How to play on: the stock is mentioned only while it can still be turned.
@@ -1050,7 +1059,7 @@ let pressedOn = null;
 let pressedBefore = null;  // (the game shown at the press before)
 let dragged = null;
 
-attachDrag(board, {
+const drags = attachDrag(board, {
   onStart(source) {
     dragged = pressedOn;
     dragging = true;
