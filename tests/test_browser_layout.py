@@ -401,6 +401,25 @@ def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game
     assert page.locator(".ghost, #board .lifted").count() == 0
 
 
+def test_the_board_holds_still_as_a_card_is_picked_up_and_put_down(api: Api, open_game: Any) -> None:
+    """At 1024x700 in German the prompt of play takes two lines and a
+    selected card's one: the board moved up a line and its cards grew at
+    each card picked up, and back at each put down. The prompt keeps the
+    room of the tallest prompt of play (till the window changes size)."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 1024, "height": 700}, locale="de-DE")
+    boxes = [top(page, "t1").bounding_box()]
+    top(page, "t4").click()
+    page.locator("#board .selected").wait_for()
+    settled(page)
+    boxes.append(top(page, "t1").bounding_box())
+    page.keyboard.press("Escape")
+    page.locator("#board .selected").wait_for(state="detached")
+    settled(page)
+    boxes.append(top(page, "t1").bounding_box())
+    assert boxes[1] == boxes[0] and boxes[2] == boxes[0], boxes
+
+
 SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
 
 IN_SIGHT = """(selector) => {

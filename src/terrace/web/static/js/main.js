@@ -370,7 +370,25 @@ function prompt(text, { said = true, spoken = null, notice = null } = {}) {
   const height = drawing || dragging ? 0 : node.offsetHeight;
   node.className = kind ? `prompt notice ${kind}` : "prompt";
   node.textContent = message;
+  holdPromptRoom(node, kind);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
+}
+
+// The prompt's room never shrinks below the tallest prompt of play shown
+// since the window last changed size or language: a German prompt of play
+// in two lines and a selected card's in one (1024x700) moved the board up
+// and down by a line, its cards grown and shrunk, at every card picked up
+// and put down. A notice (a hint, a refusal) may take more, for a while.
+let promptRoom = 0;
+
+function holdPromptRoom(node, notice) {
+  node.style.minHeight = promptRoom ? `${promptRoom}px` : "";
+  if (!notice) promptRoom = Math.max(promptRoom, node.getBoundingClientRect().height);
+}
+
+function forgetPromptRoom() {
+  promptRoom = 0;
+  $("#prompt").style.minHeight = "";
 }
 
 function animateMotions(motions, before, ghost) {
@@ -1474,6 +1492,7 @@ function bindButtons() {
   for (const [event, printing] of [["beforeprint", true], ["afterprint", false]]) {
     window.addEventListener(event, () => {
       document.documentElement.classList.toggle("printing", printing);
+      forgetPromptRoom();
       draw();
     });
   }
@@ -1481,7 +1500,10 @@ function bindButtons() {
   window.addEventListener("resize", () => {
     foldCrowdedHeader();  // (before the board is fitted below the header)
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(draw, 60);
+    resizeTimer = setTimeout(() => {
+      forgetPromptRoom();
+      draw();
+    }, 60);
   });
   // The browser's font size changed while the page is open (its settings,
   // another tab): the page's text grows or shrinks with it, and the header,
@@ -1504,6 +1526,7 @@ function changeLanguage(lang) {
   foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
   app.notice = null;
+  forgetPromptRoom();
   draw();
   relabelEnd(app.game, actions);
 }
