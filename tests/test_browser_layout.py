@@ -386,13 +386,14 @@ def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game
     press_on(page, card)
     page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
     page.evaluate("""() => { window.redrawn = false;
-      new MutationObserver(() => { window.redrawn = true; })
-        .observe(document.querySelector('#board'), { childList: true, subtree: true, attributes: true }); }""")
+      new MutationObserver(() => { window.redrawn = true; }).observe(document.querySelector('#board'),
+        { childList: true, subtree: true, attributes: true }); }""")
     page.set_viewport_size({"width": 844, "height": 390})
     until(lambda: page.evaluate("window.redrawn"))
     assert page.evaluate("""() => [...document.querySelectorAll('#board .lifted')].map(
       (c) => c.closest('[data-pile]').dataset.pile + ' ' + c.dataset.card)""") == ["t4 2D"]
-    assert page.evaluate("[...document.querySelectorAll('#board .target')].map((p) => p.dataset.pile)") == ["t3"]
+    targets = page.evaluate("[...document.querySelectorAll('#board .target')].map((p) => p.dataset.pile)")
+    assert targets == ["t3"]
     pile = top(page, "t3").bounding_box()
     page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=4)
     page.mouse.up()

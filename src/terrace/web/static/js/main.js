@@ -707,9 +707,21 @@ function step(kind) {
       const result = await api[kind](game);
       if (app.game === game) answered = await answer(result);
     } finally {
-      if (across) releaseInput(answered);
+      // (the keys held are meant for the side of the choice it crosses to:
+      // one an earlier change in the queue reached already counts as
+      // reached, so Ctrl+Z pressed once more than there were moves, refused
+      // in its turn, no longer dropped the Ctrl+Y pressed after it)
+      if (across) releaseInput(answered || reached(kind, shown));
     }
   });
+}
+
+// Whether the game shown now is at the side of the base card's choice that
+// `kind` (an undo or a redo across it, a restart) on `shown` goes to.
+function reached(kind, shown) {
+  const game = app.game;
+  if (!game || game.replay || game.id !== shown.id) return false;
+  return kind === "redo" ? game.moves > 0 : game.moves === 0;
 }
 
 // Why a fair hint may give a proved line, by the server's face_down.
