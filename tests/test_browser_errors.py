@@ -102,7 +102,7 @@ def test_a_fault_of_the_page_s_script_is_said_in_place_with_try_again(api: Api, 
     banner.wait_for()
     words = page.locator("#offline-why").inner_text()
     assert words.startswith("The page went wrong (TypeError: ")
-    assert words.endswith("). Try again draws the game anew from the server.")
+    assert words.endswith("). Try again loads the game anew from the server and draws it.")
     assert page.locator("#offline-text").is_hidden()
     page.unroute("**/hint")
     page.locator("#offline-retry").click()
