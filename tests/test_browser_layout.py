@@ -375,6 +375,25 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     assert played == game["sources"][source]["targets"][target]
 
 
+def test_the_prompt_of_the_choice_leaves_no_room_after_it(api: Api, open_game: Any) -> None:
+    """The prompt's room held since the last resize (above) is the stage's:
+    the base card's choice with the verdicts assist takes two lines (German,
+    1280x760), play one, and the board lost a line's height to an empty
+    prompt line for the whole game."""
+    verdicts = "localStorage.setItem('terrace.assist.verdicts', 'on')"
+    page = open_game(api.new(variant="terrace", deal_number=7), lambda p: p.add_init_script(verdicts),
+                     locale="de-DE", viewport={"width": 1280, "height": 760})
+    height = "document.querySelector('#prompt').getBoundingClientRect().height"
+    page.locator("#board .verdict").first.wait_for()  # (the prompt names them once they are in)
+    settled(page)
+    choosing = page.evaluate(height)
+    page.locator("[data-pile='stock']").focus()
+    page.keyboard.press("1")
+    moves_seen(page, 1)
+    settled(page)
+    assert page.evaluate(height) < choosing
+
+
 def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game: Any) -> None:
     """The board is drawn anew when the window changes size: during a drag
     (a phone turned, a window resized) the card in hand was shown again in

@@ -370,18 +370,25 @@ function prompt(text, { said = true, spoken = null, notice = null } = {}) {
   const height = drawing || dragging ? 0 : node.offsetHeight;
   node.className = kind ? `prompt notice ${kind}` : "prompt";
   node.textContent = message;
-  holdPromptRoom(node, kind);
+  holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
 
 // The prompt's room never shrinks below the tallest prompt of play shown
-// since the window last changed size or language: a German prompt of play
-// in two lines and a selected card's in one (1024x700) moved the board up
-// and down by a line, its cards grown and shrunk, at every card picked up
-// and put down. A notice (a hint, a refusal) may take more, for a while.
+// in this stage of the game (`stage`: the game and whether its base card
+// is to be chosen, it is played, over or replayed) since the window last
+// changed size or language: a German prompt of play in two lines and a
+// selected card's in one (1024x700) moved the board up and down by a line,
+// its cards grown and shrunk, at every card picked up and put down. A
+// notice (a hint, a refusal) may take more, for a while.
 let promptRoom = 0;
+let promptStage = null;
 
-function holdPromptRoom(node, notice) {
+function holdPromptRoom(node, notice, stage) {
+  if (stage !== promptStage) {
+    promptStage = stage;
+    promptRoom = 0;
+  }
   node.style.minHeight = promptRoom ? `${promptRoom}px` : "";
   if (!notice) promptRoom = Math.max(promptRoom, node.getBoundingClientRect().height);
 }
