@@ -431,17 +431,20 @@ def test_a_refused_hint_and_a_replay_that_fails_stay_in_the_prompt(api: Api, ope
     to resume that could not be read, had a toast only, gone in a few
     seconds, where every other refusal stays in the prompt until the player
     goes on."""
+    other = api.play(api.new(variant="terrace", deal_number=4531), "c2")
     game = api.play(api.new(variant="terrace", deal_number=7), "c2")
     page = open_game(game, before_goto=lambda p: p.clock.install())
     prompt = page.locator("#prompt")
     refused = lambda route: route.fulfill(  # noqa: E731
         status=404, content_type="application/json", body='{"error": "no such game", "code": "x"}')
-    for address in ("**/hint", "**/position*", f"**/api/games/{game['id']}"):
+    for address in ("**/hint", "**/position*", f"**/api/games/{other['id']}"):
         page.route(address, refused)
-    for button in ("Replay", "Resume", None):
+    # (Replay of the game on the table, Resume of another: the game on the table has none)
+    for button, deal in (("Replay", 7), ("Resume", 4531), (None, 0)):
         if button:
             page.locator("#btn-stats").click()
-            page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name=button).click()
+            line = page.locator("#dlg-stats[open] ol.recent li", has_text=f"Deal {deal} ·").first
+            line.get_by_role("button", name=button).click()
         else:
             page.locator("#btn-hint").click()
         page.wait_for_selector("#toast.show", state="attached")

@@ -734,6 +734,14 @@ def test_a_won_game_opened_again_is_not_hailed_as_a_new_best(
     assert page.locator("dialog.end[open] p.record").count() == 0
 
 
+LINES = """(node) => {
+  // How many lines the text of ``node`` takes.
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
 def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> None:
     """The win screen's 'Your best in Terrace: 240 moves · 1:00:00' read as
     one game won in 240 moves and an hour, where the fewest moves and the
@@ -753,6 +761,12 @@ def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> 
     best.wait_for()
     assert best.inner_text() == "fewest moves 240 · fastest win 1:00:00"
     assert page.locator("dialog.end[open] p.record").count() == 0  # (this win of 250 set neither)
+    # (a row of its own, in one line: in two of the grid's three columns it
+    # wrapped beside an empty third)
+    grid = page.locator("dialog.end[open] .end-stats").bounding_box()
+    block = page.locator("dialog.end[open] [data-stat='best']").bounding_box()
+    assert grid and block and block["width"] >= grid["width"] - 1, (block, grid)
+    assert best.evaluate(LINES) == 1
     page.locator("#lang").select_option("de")
     page.get_by_role("dialog", name="Gewonnen!").wait_for()
     page.locator("dialog.end[open] [data-stat='best'] dd", has_text="wenigste Züge").wait_for()

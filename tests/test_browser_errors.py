@@ -66,16 +66,50 @@ def test_a_server_out_of_reach_at_load_is_said_with_a_retry(browser: Any, server
 
 
 def test_new_game_loads_the_variants_again_when_they_failed(api: Api, open_game: Any) -> None:
+    """Variants that could not be loaded had a toast for 4.5 s and no form:
+    the New game panel says so in place, and its Try again (focused) shows
+    the form there once they load; the next New game finds them."""
     game = api.new(variant="terrace", deal_number=7)
     busy = refuse(503, "<h1>busy</h1>", "text/html")
     page = open_game(game, before_goto=lambda p: p.route("**/api/variants", busy))
     page.locator("#btn-new").click()
-    page.wait_for_selector("#toast.show")
-    assert "error 503" in page.locator("#toast").inner_text()
+    panel = page.locator("#dlg-new[open]")
+    failed = panel.locator(".load-failed")
+    failed.wait_for()
+    assert failed.inner_text() == ("The variants could not be loaded."
+                                   " The server could not answer (error 503). Try again in a moment.")
+    until(lambda: page.evaluate("document.activeElement.textContent") == "Try again")
     page.unroute("**/api/variants")
+    page.keyboard.press("Enter")
+    panel.locator("#new-variant").wait_for()
+    until(lambda: page.evaluate("document.activeElement.classList.contains('close')"))
+    page.keyboard.press("Escape")
     page.locator("#btn-new").click()
-    page.wait_for_selector("#dlg-new[open] #new-variant")
+    panel.locator("#new-variant").wait_for()
     open_game.errors.clear()  # (the browser logs the refused loads)
+
+
+def test_a_fault_of_the_page_s_script_is_said_in_place_with_try_again(api: Api, open_game: Any) -> None:
+    """A fault of the page's script while it did what was asked (here a
+    hint answer that lacks its line, which the page reads) showed its raw
+    English words in a toast for 4.5 s, the board left as it was: the page
+    says so in place, with Try again, which draws the game anew."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.route("**/hint", refuse(200, '{"kind": "winnable", "move": "s", "fair": false}'))
+    page.locator("#btn-hint").click()
+    banner = page.locator("#offline")
+    banner.wait_for()
+    words = page.locator("#offline-why").inner_text()
+    assert words.startswith("The page went wrong (TypeError: ")
+    assert words.endswith("). Try again loads the game anew from the server and draws it.")
+    assert page.locator("#offline-text").is_hidden()
+    page.unroute("**/hint")
+    page.locator("#offline-retry").click()
+    banner.wait_for(state="hidden")
+    page.locator("[data-pile='stock']").click()
+    moves_seen(page, 2)
+    open_game.errors.clear()  # (the page logs the fault on the console, for its developer)
 
 
 def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> None:
@@ -168,10 +202,18 @@ def test_a_replay_step_that_fails_is_said_in_the_prompt_and_the_replay_goes_on(
     settled(page)
     page.route("**/position*", lambda route: route.abort())
     prompt = page.locator("#prompt")
-    failed = f"Move 1 of the replay could not be shown. {NETWORK} Previous move or Next move tries again"
+    failed = (f"Move 1 of the replay could not be shown. {NETWORK}"
+              " ◀\ufe0e Previous move or Next move ▶\ufe0e tries again")
     page.locator("#replay-next").click()
     settled(page)
     assert prompt.inner_text().startswith(failed)
+    # (it names the buttons as they are shown: in words, and on an upright
+    # phone as their arrows alone, which it did not name)
+    for size in ({"width": 1280, "height": 860}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        for button in ("#replay-prev", "#replay-next"):
+            assert page.locator(button).inner_text() in prompt.inner_text(), (size, button)
+    page.set_viewport_size({"width": 1280, "height": 860})
     page.locator("#replay-step").focus()
     page.keyboard.press("End")  # (the slider to move 3, which cannot be read either)
     settled(page)

@@ -932,6 +932,33 @@ def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: 
     open_game.errors.clear()  # (the refused undo: 409 in the console)
 
 
+def test_a_redo_pressed_after_one_undo_too_many_still_acts(api: Api, open_game: Any) -> None:
+    """Ctrl+Z three times on two moves, the third pressed when the first's
+    answer showed one move left (so it holds the keys pressed after it, as
+    an undo of the choice does), then Ctrl+Y: the third undo, refused in its
+    turn (the second had undone the choice), dropped the Ctrl+Y, which did
+    nothing; a quick Ctrl+Z run then Ctrl+Y lost redos so, 2 of 8 once."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page, held = open_held(open_game, game, "**/api/games/*/undo")
+    settled(page)
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    held.wait()
+    held.routes.pop(0).continue_()
+    moves_seen(page, 1)
+    page.keyboard.press("Control+z")  # (on one move shown: across the choice)
+    held.wait()
+    held.routes.pop(0).continue_()
+    moves_seen(page, 0)
+    page.keyboard.press("Control+y")
+    held.wait()
+    held.release()
+    moves_seen(page, 1)
+    settled(page)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
+    open_game.errors.clear()  # (the refused undo: 409 in the console)
+
+
 def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_needs(
     api: Api, open_game: Any
 ) -> None:

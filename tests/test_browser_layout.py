@@ -396,6 +396,71 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     assert played == game["sources"][source]["targets"][target]
 
 
+def test_the_prompt_of_the_choice_leaves_no_room_after_it(api: Api, open_game: Any) -> None:
+    """The prompt's room held since the last resize (above) is the stage's:
+    the base card's choice with the verdicts assist takes two lines (German,
+    1280x760), play one, and the board lost a line's height to an empty
+    prompt line for the whole game."""
+    verdicts = "localStorage.setItem('terrace.assist.verdicts', 'on')"
+    page = open_game(api.new(variant="terrace", deal_number=7), lambda p: p.add_init_script(verdicts),
+                     locale="de-DE", viewport={"width": 1280, "height": 760})
+    height = "document.querySelector('#prompt').getBoundingClientRect().height"
+    page.locator("#board .verdict").first.wait_for()  # (the prompt names them once they are in)
+    settled(page)
+    choosing = page.evaluate(height)
+    page.locator("[data-pile='stock']").focus()
+    page.keyboard.press("1")
+    moves_seen(page, 1)
+    settled(page)
+    assert page.evaluate(height) < choosing
+
+
+def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game: Any) -> None:
+    """The board is drawn anew when the window changes size: during a drag
+    (a phone turned, a window resized) the card in hand was shown again in
+    its pile and its target lost its mark. Terrace deal 7 after c2: the 2
+    of diamonds of pile 4 goes on the 3 of clubs of pile 3."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 390, "height": 844})
+    card = top(page, "t4").bounding_box()
+    press_on(page, card)
+    page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
+    page.evaluate("""() => { window.redrawn = false;
+      new MutationObserver(() => { window.redrawn = true; }).observe(document.querySelector('#board'),
+        { childList: true, subtree: true, attributes: true }); }""")
+    page.set_viewport_size({"width": 844, "height": 390})
+    until(lambda: page.evaluate("window.redrawn"))
+    assert page.evaluate("""() => [...document.querySelectorAll('#board .lifted')].map(
+      (c) => c.closest('[data-pile]').dataset.pile + ' ' + c.dataset.card)""") == ["t4 2D"]
+    targets = page.evaluate("[...document.querySelectorAll('#board .target')].map((p) => p.dataset.pile)")
+    assert targets == ["t3"]
+    pile = top(page, "t3").bounding_box()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=4)
+    page.mouse.up()
+    moves_seen(page, 2)
+    settled(page)
+    assert page.locator(".ghost, #board .lifted").count() == 0
+
+
+def test_the_board_holds_still_as_a_card_is_picked_up_and_put_down(api: Api, open_game: Any) -> None:
+    """At 1024x700 in German the prompt of play takes two lines and a
+    selected card's one: the board moved up a line and its cards grew at
+    each card picked up, and back at each put down. The prompt keeps the
+    room of the tallest prompt of play (till the window changes size)."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 1024, "height": 700}, locale="de-DE")
+    boxes = [top(page, "t1").bounding_box()]
+    top(page, "t4").click()
+    page.locator("#board .selected").wait_for()
+    settled(page)
+    boxes.append(top(page, "t1").bounding_box())
+    page.keyboard.press("Escape")
+    page.locator("#board .selected").wait_for(state="detached")
+    settled(page)
+    boxes.append(top(page, "t1").bounding_box())
+    assert boxes[1] == boxes[0] and boxes[2] == boxes[0], boxes
+
+
 SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
 
 IN_SIGHT = """(selector) => {

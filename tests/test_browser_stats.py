@@ -174,3 +174,19 @@ def test_the_chart_s_days_are_heard_with_their_figures(api: Api, open_game: Any,
     heard = chart.aria_snapshot()
     assert f'img "{day}"' in heard, heard
     assert heard.count("img ") == 2, heard
+
+
+def test_the_game_on_the_table_is_said_so_not_offered_to_resume(api: Api, open_game: Any) -> None:
+    """The recent games offered Resume for the game already on the table,
+    which only closed the panel: that line says it is the current game (in
+    German too, as the page speaks); another game in play keeps Resume."""
+    api.play(api.new(variant="terrace", deal_number=4532), "c2")
+    page = open_game(api.play(api.new(variant="terrace", deal_number=4533), "c2"), locale="de-DE")
+    page.locator("#btn-menu").click()  # (German's header with "Spiel 4533" is folded into the menu)
+    page.locator("#btn-stats").click()
+    recent = page.locator("#dlg-stats[open] ol.recent")
+    on_table = recent.locator("li", has_text="Spiel 4533 ·").first
+    other = recent.locator("li", has_text="Spiel 4532 ·").first
+    assert on_table.locator(".buttons").inner_text().split("\n") == ["dein aktuelles Spiel", "Nachspielen"]
+    assert on_table.get_by_role("button", name="Weiterspielen").count() == 0
+    assert other.get_by_role("button", name="Weiterspielen").count() == 1

@@ -120,6 +120,33 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
       swallowClick = false;
     }
   }, true);
+
+  // The board drawn anew during a drag (the window resized, a phone
+  // turned): the card in hand is `card` now, the new top card of its pile,
+  // lifted out of it as the old one was (it showed twice, in its pile and
+  // in hand) and holding the pointer; the source pile, or null when no
+  // card is in hand.
+  return {
+    redrawn(find) {
+      if (!drag || !drag.ghost) return null;
+      const card = find(drag.pile);
+      if (!card) return drag.pile;
+      card.classList.add("lifted");
+      // (the card in hand as large as the cards drawn now)
+      const rect = card.getBoundingClientRect();
+      drag.ghost.style.setProperty("width", `${rect.width}px`);
+      drag.ghost.style.setProperty("height", `${rect.height}px`);
+      drag.ghost.style.setProperty("--cw", getComputedStyle(card).getPropertyValue("--cw"));
+      if (card === drag.card) return drag.pile;
+      drag.card = card;
+      try {
+        card.setPointerCapture(drag.id);
+      } catch {
+        // (the pointer already let go: its release ends the drag)
+      }
+      return drag.pile;
+    },
+  };
 }
 
 // Animate the ghost back to where the card was, then remove it.

@@ -33,12 +33,31 @@ document.body.dataset.busy = "false";
 function enqueue(action) {
   queued += 1;
   document.body.dataset.busy = "true";
-  app.queue = app.queue.then(action).catch((error) => toast(String(error))).finally(() => {
+  app.queue = app.queue.then(action).catch(scriptFailed).finally(() => {
     queued -= 1;
     if (!queued) document.body.dataset.busy = "false";
   });
   return app.queue;
 }
+
+// An error of the page's own script (a fault of the page, not of the
+// server) while it did what the player asked: the board may be left half
+// drawn. It is said in place, in the page's words, with Try again, which
+// reads the game from the server and draws it anew (load); a toast said the
+// script's English words ("TypeError: ...") for 4.5 s, and nothing after.
+function scriptFailed(error) {
+  console.error(error);
+  const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  $("#offline-text").hidden = true;
+  $("#offline-why").textContent = t("error.script", { error: why });
+  $("#offline-why").hidden = false;
+  $("#offline").hidden = false;
+}
+
+// (the same for one outside the queue: a panel's button, a timer; not the
+// browser's notes without an error, as a ResizeObserver's loop)
+window.addEventListener("error", (event) => { if (event.error) scriptFailed(event.error); });
+window.addEventListener("unhandledrejection", (event) => scriptFailed(event.reason));
 
 function notation(pile) {
   return pile === "reserve" ? "r" : pile === "waste" ? "w" : pile;
@@ -283,6 +302,15 @@ function drawBoard() {
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
   markCoach();
+  // (a card in hand stays out of its pile, and its targets marked: a
+  // resize during a drag showed it twice, and no pile where it may go)
+  if (dragging && app.game === dragged) {
+    const source = drags.redrawn((pile) => {
+      const node = board.querySelector(`[data-pile="${pile}"]`);
+      return node && topCard(node);
+    });
+    if (source) markTargets(source);
+  }
   document.body.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`;
 }
 
@@ -344,7 +372,32 @@ function prompt(text, { said = true, spoken = null, notice = null } = {}) {
   const height = drawing || dragging ? 0 : node.offsetHeight;
   node.className = kind ? `prompt notice ${kind}` : "prompt";
   node.textContent = message;
+  holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
+}
+
+// The prompt's room never shrinks below the tallest prompt of play shown
+// in this stage of the game (`stage`: the game and whether its base card
+// is to be chosen, it is played, over or replayed) since the window last
+// changed size or language: a German prompt of play in two lines and a
+// selected card's in one (1024x700) moved the board up and down by a line,
+// its cards grown and shrunk, at every card picked up and put down. A
+// notice (a hint, a refusal) may take more, for a while.
+let promptRoom = 0;
+let promptStage = null;
+
+function holdPromptRoom(node, notice, stage) {
+  if (stage !== promptStage) {
+    promptStage = stage;
+    promptRoom = 0;
+  }
+  node.style.minHeight = promptRoom ? `${promptRoom}px` : "";
+  if (!notice) promptRoom = Math.max(promptRoom, node.getBoundingClientRect().height);
+}
+
+function forgetPromptRoom() {
+  promptRoom = 0;
+  $("#prompt").style.minHeight = "";
 }
 
 function animateMotions(motions, before, ghost) {
@@ -663,9 +716,21 @@ function step(kind) {
       const result = await api[kind](game);
       if (app.game === game) answered = await answer(result);
     } finally {
-      if (across) releaseInput(answered);
+      // (the keys held are meant for the side of the choice it crosses to:
+      // one an earlier change in the queue reached already counts as
+      // reached, so Ctrl+Z pressed once more than there were moves, refused
+      // in its turn, no longer dropped the Ctrl+Y pressed after it)
+      if (across) releaseInput(answered || reached(kind, shown));
     }
   });
+}
+
+// Whether the game shown now is at the side of the base card's choice that
+// `kind` (an undo or a redo across it, a restart) on `shown` goes to.
+function reached(kind, shown) {
+  const game = app.game;
+  if (!game || game.replay || game.id !== shown.id) return false;
+  return kind === "redo" ? game.moves > 0 : game.moves === 0;
 }
 
 // Why a fair hint may give a proved line, by the server's face_down.
@@ -1033,7 +1098,7 @@ let pressedOn = null;
 let pressedBefore = null;  // (the game shown at the press before)
 let dragged = null;
 
-attachDrag(board, {
+const drags = attachDrag(board, {
   onStart(source) {
     dragged = pressedOn;
     dragging = true;
@@ -1279,9 +1344,14 @@ async function showStep(id, step) {
 // A step of the replay that could not be shown: the prompt says which and
 // why until a step is shown (the replay bar stays, to try again or to
 // leave), and the slider goes back to the step shown, unless the player's
-// thumb has moved it on meanwhile (a change waiting its turn).
+// thumb has moved it on meanwhile (a change waiting its turn). Previous and
+// Next move are named by their arrows and words together (their parts in
+// index.html): an upright phone shows the arrows alone, a wider window the
+// words.
 function stepFailed(step, result) {
-  const text = t("prompt.replayFailed", { step, error: sentence(result.data.error) });
+  const named = (button) => [...$(button).children].map((part) => part.textContent).join(" ");
+  const error = sentence(result.data.error);
+  const text = t("prompt.replayFailed", { step, error, prev: named("#replay-prev"), next: named("#replay-next") });
   app.notice = { text, kind: "error" };
   prompt(text, { said: false });
   toast(text, "error", { kept: true });
@@ -1443,6 +1513,7 @@ function bindButtons() {
   for (const [event, printing] of [["beforeprint", true], ["afterprint", false]]) {
     window.addEventListener(event, () => {
       document.documentElement.classList.toggle("printing", printing);
+      forgetPromptRoom();
       draw();
     });
   }
@@ -1474,6 +1545,7 @@ function bindButtons() {
 // for the new width, the board fits it and the zoom is gone: the header and
 // the board are measured again.
 function fitAfterResize() {
+  forgetPromptRoom();
   if (window.innerWidth > document.documentElement.clientWidth + 1) {
     draw();
     foldCrowdedHeader();
@@ -1488,6 +1560,7 @@ function changeLanguage(lang) {
   foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
   app.notice = null;
+  forgetPromptRoom();
   draw();
   relabelEnd(app.game, actions);
 }

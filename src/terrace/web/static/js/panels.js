@@ -48,11 +48,16 @@ function outOfRange(input, field) {
   return "";
 }
 
-export async function openNewGame({ newGame, loadVariants }) {
+export async function openNewGame(actions) {
+  const { newGame, loadVariants } = actions;
   const dialog = $("#dlg-new");
   if (!app.variants && loadVariants) {
     const list = await loadVariants();
-    if (!list.ok) return toast(list.data.error);
+    // (in the form's place, with Try again, where a toast said it for 4.5 s)
+    if (!list.ok) {
+      const words = t("new.failed", { error: sentence(list.data.error) });
+      return openFailed(dialog, t("new.title"), words, () => openNewGame(actions));
+    }
   }
   const info = app.variants;
   if (!info) return;
@@ -371,6 +376,7 @@ export async function openStats(actions) {
   const table = el("div", { class: "table-wrap" }, el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   const honest = el("p", { class: "help stats-note", text: t("stats.honest") });
   const games = recent.data.games;
+  const onTable = app.game && !app.game.replay ? app.game.id : null;
   const list = el("ol", { class: "recent" });
   games.forEach((game, i) => {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLocale());
@@ -385,7 +391,10 @@ export async function openStats(actions) {
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     const described = `${about}-what ${about}-status`;
-    if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
+    // (the game on the table is said to be so: its Resume only closed the panel)
+    if (game.id === onTable) {
+      buttons.append(el("span", { class: "current", id: `${about}-current`, text: t("stats.currentGame") }));
+    } else if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
       buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); focusBoard(); resume(game.id); } }));
     }
     if (game.moves) {
