@@ -1131,9 +1131,12 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id may be: the ids made here, and those an imported record
 or a request may name."""
 LATEST_GAME = "current"
-"""The web API's name of the latest unfinished game (``GET
-/api/games/current``): the address a game of that id would have, so no
-imported record may give a game this id (:func:`terrace.storage.transfer.game_from_record`)."""
+"""The web API's old name of the latest unfinished game (``GET
+/api/games/current``, which pages of older versions ask; the page asks
+``/api/current-game`` now): the address a game of that id has, so no
+imported record may give a game this id
+(:func:`terrace.storage.transfer.game_from_record`); one imported before
+that was refused is served there first."""
 
 
 def new_game_id() -> str:

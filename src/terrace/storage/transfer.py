@@ -228,10 +228,10 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     if not isinstance(game_id, str) or ("id" in saved and not game_id):
         raise StoreError("saved.id must be 1 to 64 letters, digits, '-' or '_'")
     if game_id == LATEST_GAME:
-        # (the web game's /api/games/current answered the latest unfinished game, never this one)
-        raise StoreError(f"saved.id {LATEST_GAME!r} is the web game's name for the latest unfinished game, "
-                         "so no game can be opened by it: give the game another id, or leave saved.id out "
-                         "and the import gives one")
+        # (the web game's /api/games/current was the latest unfinished game's
+        # address, and pages of older versions still ask it for that game)
+        raise StoreError(f"saved.id {LATEST_GAME!r} is the web game's name for the latest unfinished game: "
+                         "give the game another id, or leave saved.id out and the import gives one")
     redo = saved.get("redo", [])
     if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):
         raise StoreError("saved.redo must be a list of moves")

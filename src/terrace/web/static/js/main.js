@@ -1549,6 +1549,7 @@ function fitAfterResize() {
   if (window.innerWidth > document.documentElement.clientWidth + 1) {
     draw();
     foldCrowdedHeader();
+    forgetPromptRoom();  // (the room the prompt took in that zoom)
   }
   draw();
 }
