@@ -777,3 +777,35 @@ def test_stats_through_a_symbolic_link_leave_a_pending_log_as_it_is(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["overall"]["played"] == 1
     assert {name: Path(f"{real}{name}").read_bytes() for name in kept} == kept
+
+
+@pytest.mark.parametrize(("suffix", "make"), [("-journal", os.mkfifo), ("-wal", os.mkdir)])
+def test_a_verdict_store_beside_a_side_file_that_is_no_file_is_refused_at_once(
+        tmp_path: Path, suffix: str, make: Any) -> None:
+    """The verdict store itself (the web game's search for a winnable deal
+    opens it without the command line's check) waited for ever on a pipe
+    as its journal, and failed with 'disk I/O error' on a folder as its log."""
+    from terrace.solver.verdicts import VerdictCacheError, VerdictStore
+
+    cache = tmp_path / "solver.sqlite3"
+    VerdictStore(str(cache)).close()
+    make(Path(f"{cache}{suffix}"))
+    found: list[VerdictCacheError] = []
+
+    def open_cache() -> None:
+        try:
+            VerdictStore(str(cache)).close()
+        except VerdictCacheError as error:
+            found.append(error)
+
+    opening = threading.Thread(target=open_cache, daemon=True)
+    opening.start()
+    opening.join(5.0)
+    what, was = ("a folder", "ist ein Ordner") if make is os.mkdir else (
+        "not a regular file", "ist keine gewöhnliche Datei (eine Pipe oder ein Gerät)")
+    role, rolle = ("log", "Protokoll") if suffix == "-wal" else ("journal", "Journal")
+    assert [(str(error), error.reason.text("de") if error.reason else "") for error in found] == [(
+        f"solver.sqlite3{suffix}, where SQLite keeps the {role} of solver.sqlite3, is {what}: move it away; "
+        "solver.sqlite3 was left untouched",
+        f"solver.sqlite3{suffix}, bei SQLite die Datei „{rolle}“ zu solver.sqlite3, {was}: bitte "
+        "beiseitelegen; solver.sqlite3 blieb unverändert")]

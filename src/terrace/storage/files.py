@@ -168,17 +168,21 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
     return Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
 
 
-SIDE_ROLES = (("-wal", "log"), ("-shm", "log's index"), ("-journal", "journal"))
+SIDE_ROLES = (("-wal", Refusal.SIDE_ROLE_LOG), ("-shm", Refusal.SIDE_ROLE_INDEX),
+              ("-journal", Refusal.SIDE_ROLE_JOURNAL))
 """The files SQLite keeps beside a database, with what each is to it."""
 
 
-def _side_files_are_files(path: Path, name: str) -> None:
-    """Refuse a database (named ``name``) beside which a name SQLite keeps
-    a file of its own under is a folder, a device or a pipe: SQLite said
-    "the database is read-only" (a folder as the index: ``terrace play``
-    advised making the file writable), "the disk failed (input/output
-    error)" (a pipe) or "the database file cannot be opened", and ``stats``
-    that "the update of the database's layout was not saved"."""
+def side_file_fault(path: Path, name: str) -> Reason | None:
+    """Why a database at ``path`` (named ``name``) cannot be opened when a
+    name SQLite keeps a file of its own under beside it is a folder, a
+    device or a pipe (None when none is): SQLite said "the database is
+    read-only" (a folder as the index: ``terrace play`` advised making the
+    file writable), "the disk failed (input/output error)" (a pipe) or
+    "the database file cannot be opened", ``stats`` that "the update of the
+    database's layout was not saved", and with a pipe as the journal a
+    reader waited for ever. The games database and the solver's verdict
+    cache both ask it before SQLite opens them."""
     for suffix, role in SIDE_ROLES:
         side = Path(f"{path}{suffix}")
         try:
@@ -186,9 +190,17 @@ def _side_files_are_files(path: Path, name: str) -> None:
         except OSError:  # (none there: SQLite makes it when it needs it)
             continue
         if not stat.S_ISREG(mode):
-            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-            raise DatabaseFileError(f"{label(side)}, where SQLite keeps the {role} of {name}, is {kind}: "
-                                    f"move it away; {name} was left untouched")
+            refusal = Refusal.SIDE_FILE_FOLDER if stat.S_ISDIR(mode) else Refusal.SIDE_FILE_NOT_FILE
+            return Reason(refusal, side=label(side), role=Reason(role), name=name)
+    return None
+
+
+def _side_files_are_files(path: Path, name: str) -> None:
+    """Refuse a database (named ``name``) that :func:`side_file_fault` finds
+    fault with."""
+    fault = side_file_fault(path, name)
+    if fault is not None:
+        raise DatabaseFileError(fault)
 
 
 def _reads_any(path: Path) -> bool:
