@@ -211,10 +211,10 @@ def test_a_database_emptied_between_two_runs_is_refused_not_taken_for_a_new_one(
     with open_store(db) as store:
         start(store, golden("terrace-lost"))
     os.truncate(db, 0)
-    words = ("Error: games.sqlite is empty: it held 1 saved game when Terrace last closed it, and "
-             "something emptied it since (cut it to 0 bytes), so the games saved in it are gone from it; it "
-             "was left as it is: move it away and restore a backup (terrace import), or delete it to start a "
-             "new database")
+    words = ("Error: games.sqlite is empty: Terrace last saw it holding 1 saved game (as it closed it, or "
+             "as a game was added), and something emptied it since (cut it to 0 bytes), so the games "
+             "saved in it are gone from it; it was left as it is: move it away and restore a backup "
+             "(terrace import), or delete it to start a new database")
     for command in (["stats"], ["import", str(GOLDEN / "terrace-won.json")], ["play", "--port", "0"]):
         result = CliRunner().invoke(main, [*command, "--db", str(db)])
         assert (result.exit_code, result.output.strip().splitlines()[-1]) == (1, words), command

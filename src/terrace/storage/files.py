@@ -89,11 +89,11 @@ def foreign(name: str) -> DatabaseFileError:
 
 def emptied(name: str, games: int | None) -> DatabaseFileError:
     """The error for a database file found empty that held ``games``
-    games when Terrace last closed it (None: another program emptied it
+    games when Terrace last saw it (None: another program emptied it
     while Terrace had it open): it became a new database without a word."""
     when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
-            else f"it held {games} saved game{'s' if games != 1 else ''} when Terrace last closed it, "
-                 "and something emptied it since (cut it to 0 bytes)")
+            else f"Terrace last saw it holding {games} saved game{'s' if games != 1 else ''} (as it "
+                 "closed it, or as a game was added), and something emptied it since (cut it to 0 bytes)")
     return DatabaseFileError(
         f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
         "move it away and restore a backup (terrace import), or delete it to start a new database")
