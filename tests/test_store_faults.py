@@ -809,3 +809,22 @@ def test_a_verdict_store_beside_a_side_file_that_is_no_file_is_refused_at_once(
         "solver.sqlite3 was left untouched",
         f"solver.sqlite3{suffix}, bei SQLite die Datei „{rolle}“ zu solver.sqlite3, {was}: bitte "
         "beiseitelegen; solver.sqlite3 blieb unverändert")]
+
+
+def test_a_winnable_web_game_beside_a_verdict_cache_linked_to_dev_null_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    """A cache linked to /dev/null (a way to turn a cache off) made the web
+    game's search, which opens the cache without the command line's check,
+    write /dev/null-journal and fail with a traceback ('disk I/O error')."""
+    from terrace.solver.verdicts import VerdictCacheError, VerdictStore
+
+    cache = tmp_path / "solver.sqlite3"
+    cache.symlink_to("/dev/null")
+    journal_before = Path("/dev/null-journal").exists()
+    with pytest.raises(VerdictCacheError) as refused:
+        VerdictStore(str(cache))
+    assert (str(refused.value), refused.value.reason.text("de") if refused.value.reason else "") == (
+        "solver.sqlite3 is not a regular file, not a verdict cache file",
+        "solver.sqlite3 ist keine gewöhnliche Datei (eine Pipe oder ein Gerät), keine Datei für den Speicher "
+        "des Lösers")
+    assert Path("/dev/null-journal").exists() == journal_before

@@ -195,6 +195,8 @@ class Refusal(StrEnum):
     VERDICT_CACHE_FOREIGN = "verdict-cache-foreign"
     VERDICT_CACHE_GAMES = "verdict-cache-games"
     VERDICT_CACHE_NOT_STORED = "verdict-cache-not-stored"
+    VERDICT_CACHE_FOLDER = "verdict-cache-folder"
+    VERDICT_CACHE_NOT_FILE = "verdict-cache-not-file"
     VERDICT_WHY_FOLDER = "verdict-why-folder"
     VERDICT_WHY_NO_FILE = "verdict-why-no-file"
     VERDICT_WHY_SQLITE = "verdict-why-sqlite"
@@ -695,6 +697,13 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.VERDICT_CACHE_NOT_STORED: Wording(
         503, "{name}: the verdicts could not be stored ({text})",
         "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
+    Refusal.VERDICT_CACHE_FOLDER: Wording(
+        503, "{name} is a folder, not a verdict cache file",
+        "{name} ist ein Ordner, keine Datei für den Speicher des Lösers"),
+    Refusal.VERDICT_CACHE_NOT_FILE: Wording(
+        503, "{name} is not a regular file, not a verdict cache file",
+        "{name} ist keine gewöhnliche Datei (eine Pipe oder ein Gerät), keine Datei für den Speicher des "
+        "Lösers"),
     Refusal.VERDICT_WHY_FOLDER: Wording(
         503, "its folder {folder} cannot be made ({text})",
         "sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),

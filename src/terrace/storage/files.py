@@ -232,19 +232,38 @@ SQLITE_READONLY_ROLLBACK = 776
 journal (a transaction left half-written) it may not roll back."""
 
 
+def verdict_file_fault(path: Path, name: str | None = None) -> Reason | None:
+    """Why the file at ``path`` cannot be opened as the solver's verdict
+    cache before SQLite touches it, or None: a folder, a pipe (it would
+    block the first read for good) or a device (a link to ``/dev/null``:
+    SQLite wrote ``/dev/null-journal`` beside it, and the web game's
+    search for a winnable deal failed with a traceback) where the cache
+    or one of its side files should be (:func:`side_file_fault`). A
+    missing file is fine (it becomes the cache). ``name``: how the
+    message names the cache (else by its file's name)."""
+    name = label(path) if name is None else name
+    side = side_file_fault(path, name)  # (a pipe as its journal: a reader waited for ever)
+    if side is not None:
+        return side
+    try:
+        mode = path.stat().st_mode
+    except OSError:  # (missing: made by the cache; unreadable: said where it is read)
+        return None
+    if stat.S_ISDIR(mode):
+        return Reason(Refusal.VERDICT_CACHE_FOLDER, name=name)
+    return None if stat.S_ISREG(mode) else Reason(Refusal.VERDICT_CACHE_NOT_FILE, name=name)
+
+
 def check_verdict_cache(path: Path) -> None:
     """Refuse, with a clear :class:`DatabaseFileError`, a file at ``path``
-    that cannot serve as the solver's verdict cache: not an SQLite file, a
-    games database of ours, or a damaged one. A missing or empty file is
-    fine (it becomes the cache). Nothing is written."""
+    that cannot serve as the solver's verdict cache: one
+    :func:`verdict_file_fault` refuses, not an SQLite file, a games
+    database of ours, or a damaged one. A missing or empty file is fine
+    (it becomes the cache). Nothing is written."""
     name = label(path)
-    _side_files_are_files(path, name)  # (a pipe as its journal: the check below waited for ever)
+    if (fault := verdict_file_fault(path)) is not None:
+        raise DatabaseFileError(fault)
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise DatabaseFileError(f"{name} is a folder, not a verdict cache file")
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would hang, a device take a journal beside it
-            raise DatabaseFileError(f"{name} is not a regular file, not a verdict cache file")
         with path.open("rb") as file:
             header = file.read(100)
     except FileNotFoundError:
