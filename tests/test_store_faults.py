@@ -211,7 +211,7 @@ def test_a_database_emptied_between_two_runs_is_refused_not_taken_for_a_new_one(
     with open_store(db) as store:
         start(store, golden("terrace-lost"))
     os.truncate(db, 0)
-    words = ("Error: games.sqlite is empty: Terrace last saw it holding 1 saved game (as it closed it, or "
+    words = ("Error: games.sqlite is empty: Terrace last noted 1 saved game in it (as it closed it, or "
              "as a game was added), and something emptied it since (cut it to 0 bytes), so the games "
              "saved in it are gone from it; it was left as it is: move it away and restore a backup "
              "(terrace import), or delete it to start a new database")

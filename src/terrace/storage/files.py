@@ -92,7 +92,7 @@ def emptied(name: str, games: int | None) -> DatabaseFileError:
     games when Terrace last saw it (None: another program emptied it
     while Terrace had it open): it became a new database without a word."""
     when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
-            else f"Terrace last saw it holding {games} saved game{'s' if games != 1 else ''} (as it "
+            else f"Terrace last noted {games} saved game{'s' if games != 1 else ''} in it (as it "
                  "closed it, or as a game was added), and something emptied it since (cut it to 0 bytes)")
     return DatabaseFileError(
         f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
