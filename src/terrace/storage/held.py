@@ -44,9 +44,10 @@ import stat
 import struct
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from terrace.storage.paths import held_note_path
 
@@ -86,7 +87,7 @@ _BTIME_AT = 80
 """Where ``struct statx`` keeps its ``stx_btime`` (seconds, then nanoseconds)."""
 
 
-def _linux_statx() -> object | None:
+def _linux_statx() -> Callable[..., int] | None:
     """The C library's ``statx``, or None where there is none."""
     if not sys.platform.startswith("linux"):
         return None
@@ -96,7 +97,7 @@ def _linux_statx() -> object | None:
         return None
     function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p)
     function.restype = ctypes.c_int
-    return function
+    return cast(Callable[..., int], function)
 
 
 _STATX = _linux_statx()
@@ -108,7 +109,7 @@ def birth_ns(file: Path) -> int | None:
     and Windows; on Linux it is asked with ``statx``)."""
     if _STATX is not None:
         buffer = ctypes.create_string_buffer(_STATX_SIZE)
-        if _STATX(_AT_FDCWD, os.fsencode(file), 0, _STATX_BTIME, buffer) != 0:  # type: ignore[operator]
+        if _STATX(_AT_FDCWD, os.fsencode(file), 0, _STATX_BTIME, buffer) != 0:
             return None
         if not struct.unpack_from("=I", buffer, 0)[0] & _STATX_BTIME:
             return None

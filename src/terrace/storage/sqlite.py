@@ -1423,7 +1423,7 @@ class SqliteStore:
         damaged and skipped, so that the others stay reachable. The pages,
         the tables' structure and ``NOT NULL`` are checked; the rows'
         ``CHECK`` constraints are not evaluated: that was six sevenths of
-        the check's CPU (8.2 s of 9.3 s, 20,000 games in 510 MB), to log a
+        the check's CPU (7.2 s of 8.5 s, 20,000 games in 510 MB), to log a
         row edited by hand that every read of its game refuses as damaged
         anyway (:func:`~terrace.storage.base.check_saved`); a connection
         opened only to read never evaluated them. A file found as a store
