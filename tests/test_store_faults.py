@@ -211,10 +211,10 @@ def test_a_database_emptied_between_two_runs_is_refused_not_taken_for_a_new_one(
     with open_store(db) as store:
         start(store, golden("terrace-lost"))
     os.truncate(db, 0)
-    words = ("Error: games.sqlite is empty: it held 1 saved game when Terrace last closed it, and "
-             "something emptied it since (cut it to 0 bytes), so the games saved in it are gone from it; it "
-             "was left as it is: move it away and restore a backup (terrace import), or delete it to start a "
-             "new database")
+    words = ("Error: games.sqlite is empty: Terrace last noted 1 saved game in it (as it closed it, or "
+             "as a game was added), and something emptied it since (cut it to 0 bytes), so the games "
+             "saved in it are gone from it; it was left as it is: move it away and restore a backup "
+             "(terrace import), or delete it to start a new database")
     for command in (["stats"], ["import", str(GOLDEN / "terrace-won.json")], ["play", "--port", "0"]):
         result = CliRunner().invoke(main, [*command, "--db", str(db)])
         assert (result.exit_code, result.output.strip().splitlines()[-1]) == (1, words), command
@@ -787,3 +787,54 @@ def test_a_database_file_that_reads_as_empty_but_cannot_be_read_is_refused(
     result = CliRunner().invoke(main, ["stats"])
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("Error: cannot read mem: Input/output error"), result.stderr
+
+
+@pytest.mark.parametrize(("suffix", "make"), [("-journal", os.mkfifo), ("-wal", os.mkdir)])
+def test_a_verdict_store_beside_a_side_file_that_is_no_file_is_refused_at_once(
+        tmp_path: Path, suffix: str, make: Any) -> None:
+    """The verdict store itself (the web game's search for a winnable deal
+    opens it without the command line's check) waited for ever on a pipe
+    as its journal, and failed with 'disk I/O error' on a folder as its log."""
+    from terrace.solver.verdicts import VerdictCacheError, VerdictStore
+
+    cache = tmp_path / "solver.sqlite3"
+    VerdictStore(str(cache)).close()
+    make(Path(f"{cache}{suffix}"))
+    found: list[VerdictCacheError] = []
+
+    def open_cache() -> None:
+        try:
+            VerdictStore(str(cache)).close()
+        except VerdictCacheError as error:
+            found.append(error)
+
+    opening = threading.Thread(target=open_cache, daemon=True)
+    opening.start()
+    opening.join(5.0)
+    what, was = ("a folder", "ist ein Ordner") if make is os.mkdir else (
+        "not a regular file", "ist keine gewöhnliche Datei (eine Pipe oder ein Gerät)")
+    role, rolle = ("log", "Protokoll") if suffix == "-wal" else ("journal", "Journal")
+    assert [(str(error), error.reason.text("de") if error.reason else "") for error in found] == [(
+        f"solver.sqlite3{suffix}, where SQLite keeps the {role} of solver.sqlite3, is {what}: move it away; "
+        "solver.sqlite3 was left untouched",
+        f"solver.sqlite3{suffix}, bei SQLite die Datei „{rolle}“ zu solver.sqlite3, {was}: bitte "
+        "beiseitelegen; solver.sqlite3 blieb unverändert")]
+
+
+def test_a_winnable_web_game_beside_a_verdict_cache_linked_to_dev_null_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    """A cache linked to /dev/null (a way to turn a cache off) made the web
+    game's search, which opens the cache without the command line's check,
+    write /dev/null-journal and fail with a traceback ('disk I/O error')."""
+    from terrace.solver.verdicts import VerdictCacheError, VerdictStore
+
+    cache = tmp_path / "solver.sqlite3"
+    cache.symlink_to("/dev/null")
+    journal_before = Path("/dev/null-journal").exists()
+    with pytest.raises(VerdictCacheError) as refused:
+        VerdictStore(str(cache))
+    assert (str(refused.value), refused.value.reason.text("de") if refused.value.reason else "") == (
+        "solver.sqlite3 is not a regular file, not a verdict cache file",
+        "solver.sqlite3 ist keine gewöhnliche Datei (eine Pipe oder ein Gerät), keine Datei für den Speicher "
+        "des Lösers")
+    assert Path("/dev/null-journal").exists() == journal_before

@@ -18,6 +18,7 @@ from click.testing import CliRunner, Result
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.record import GameRecord
+from terrace.refusals import Reason, Refusal
 from terrace.storage import open_store
 from terrace.storage.files import SIDE_ROLES
 from terrace.storage.migrations import LATEST_VERSION
@@ -247,7 +248,7 @@ def games_content(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 @pytest.mark.parametrize("kind", sorted(SIDE_MADE))
 @pytest.mark.parametrize(("suffix", "role"), SIDE_ROLES)
 def test_a_side_file_that_is_no_file_is_said_and_the_database_left_alone(
-        tmp_path: Path, games_content: bytes, kind: str, suffix: str, role: str) -> None:
+        tmp_path: Path, games_content: bytes, kind: str, suffix: str, role: Refusal) -> None:
     """SQLite's side file in the shape of a folder, a pipe or a device: play
     said "the database is read-only; make it writable" (a folder as the
     index), "the disk failed (input/output error)" (a pipe) or "the
@@ -257,8 +258,8 @@ def test_a_side_file_that_is_no_file_is_said_and_the_database_left_alone(
     db.write_bytes(games_content)
     SIDE_MADE[kind](tmp_path / f"games.sqlite{suffix}")
     what = "a folder" if kind == "a folder" else "not a regular file"
-    words = (f"Error: games.sqlite{suffix}, where SQLite keeps the {role} of games.sqlite, is {what}: "
-             "move it away; games.sqlite was left untouched")
+    words = (f"Error: games.sqlite{suffix}, where SQLite keeps the {Reason(role)} of games.sqlite, is "
+             f"{what}: move it away; games.sqlite was left untouched")
     for command in ("stats", "play"):
         code, output = run(command, db)
         assert (code, output.strip().splitlines()[-1]) == (1, words), command

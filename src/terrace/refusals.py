@@ -195,6 +195,8 @@ class Refusal(StrEnum):
     VERDICT_CACHE_FOREIGN = "verdict-cache-foreign"
     VERDICT_CACHE_GAMES = "verdict-cache-games"
     VERDICT_CACHE_NOT_STORED = "verdict-cache-not-stored"
+    VERDICT_CACHE_FOLDER = "verdict-cache-folder"
+    VERDICT_CACHE_NOT_FILE = "verdict-cache-not-file"
     VERDICT_WHY_FOLDER = "verdict-why-folder"
     VERDICT_WHY_NO_FILE = "verdict-why-no-file"
     VERDICT_WHY_SQLITE = "verdict-why-sqlite"
@@ -209,6 +211,13 @@ class Refusal(StrEnum):
     FAULT_DISK_FAILED = "fault-disk-failed"
     FAULT_FILE_REPLACED = "fault-file-replaced"
     FAULT_FILE_EMPTIED = "fault-file-emptied"
+    # A file beside a database (games or verdicts) where SQLite keeps one of
+    # its own that is not a file ({role} is one of the SIDE_ROLE_* words)
+    SIDE_FILE_FOLDER = "side-file-folder"
+    SIDE_FILE_NOT_FILE = "side-file-not-file"
+    SIDE_ROLE_LOG = "side-role-log"
+    SIDE_ROLE_INDEX = "side-role-index"
+    SIDE_ROLE_JOURNAL = "side-role-journal"
     # A change the database did not take (the web game says them whole, as
     # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
     WRITE_DISK_FULL = "write-disk-full"
@@ -688,6 +697,13 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.VERDICT_CACHE_NOT_STORED: Wording(
         503, "{name}: the verdicts could not be stored ({text})",
         "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
+    Refusal.VERDICT_CACHE_FOLDER: Wording(
+        503, "{name} is a folder, not a verdict cache file",
+        "{name} ist ein Ordner, keine Datei für den Speicher des Lösers"),
+    Refusal.VERDICT_CACHE_NOT_FILE: Wording(
+        503, "{name} is not a regular file, not a verdict cache file",
+        "{name} ist keine gewöhnliche Datei (eine Pipe oder ein Gerät), keine Datei für den Speicher des "
+        "Lösers"),
     Refusal.VERDICT_WHY_FOLDER: Wording(
         503, "its folder {folder} cannot be made ({text})",
         "sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
@@ -737,6 +753,19 @@ WORDINGS: dict[Refusal, Wording] = {
         "gespeicherten Spiele sind daraus verschwunden; es wird nichts mehr darin gespeichert: bitte Terrace "
         "beenden und eine Sicherung zurückspielen oder eine neue Datenbank beginnen, wie Terrace beim "
         "nächsten Start sagt"),
+    Refusal.SIDE_FILE_FOLDER: Wording(
+        503, "{side}, where SQLite keeps the {role} of {name}, is a folder: move it away; {name} was left "
+             "untouched",
+        "{side}, bei SQLite die Datei „{role}“ zu {name}, ist ein Ordner: bitte beiseitelegen; {name} "
+        "blieb unverändert"),
+    Refusal.SIDE_FILE_NOT_FILE: Wording(
+        503, "{side}, where SQLite keeps the {role} of {name}, is not a regular file: move it away; {name} "
+             "was left untouched",
+        "{side}, bei SQLite die Datei „{role}“ zu {name}, ist keine gewöhnliche Datei (eine Pipe oder ein "
+        "Gerät): bitte beiseitelegen; {name} blieb unverändert"),
+    Refusal.SIDE_ROLE_LOG: Wording(503, "log", "Protokoll"),
+    Refusal.SIDE_ROLE_INDEX: Wording(503, "log's index", "Index des Protokolls"),
+    Refusal.SIDE_ROLE_JOURNAL: Wording(503, "journal", "Journal"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
         "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),

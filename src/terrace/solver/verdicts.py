@@ -29,12 +29,14 @@ import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TypeGuard
 
 from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import LATER_OPTIONS, Rules
+from terrace.storage.files import verdict_file_fault
 from terrace.storage.migrations import APPLICATION_ID as GAMES_APPLICATION_ID
 from terrace.storage.paths import default_verdicts_path, no_new_file
 
@@ -220,6 +222,11 @@ class VerdictStore:
         """The file SQLite opens, a symbolic link followed (its side files
         lie beside that file, not beside the link)."""
         folder = os.path.dirname(os.path.abspath(self.path))
+        # (the web game's search for a winnable deal opens the cache without
+        # the command line's check: a pipe as its journal kept it waiting for
+        # ever, a link to /dev/null made /dev/null-journal and a traceback)
+        if (fault := verdict_file_fault(Path(self._file), _file_name(self.path))) is not None:
+            raise VerdictCacheError(fault)
         try:
             os.makedirs(folder, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=timeout)

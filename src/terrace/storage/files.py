@@ -89,11 +89,11 @@ def foreign(name: str) -> DatabaseFileError:
 
 def emptied(name: str, games: int | None) -> DatabaseFileError:
     """The error for a database file found empty that held ``games``
-    games when Terrace last closed it (None: another program emptied it
+    games when Terrace last saw it (None: another program emptied it
     while Terrace had it open): it became a new database without a word."""
     when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
-            else f"it held {games} saved game{'s' if games != 1 else ''} when Terrace last closed it, "
-                 "and something emptied it since (cut it to 0 bytes)")
+            else f"Terrace last noted {games} saved game{'s' if games != 1 else ''} in it (as it "
+                 "closed it, or as a game was added), and something emptied it since (cut it to 0 bytes)")
     return DatabaseFileError(
         f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
         "move it away and restore a backup (terrace import), or delete it to start a new database")
@@ -168,17 +168,21 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
     return Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
 
 
-SIDE_ROLES = (("-wal", "log"), ("-shm", "log's index"), ("-journal", "journal"))
+SIDE_ROLES = (("-wal", Refusal.SIDE_ROLE_LOG), ("-shm", Refusal.SIDE_ROLE_INDEX),
+              ("-journal", Refusal.SIDE_ROLE_JOURNAL))
 """The files SQLite keeps beside a database, with what each is to it."""
 
 
-def _side_files_are_files(path: Path, name: str) -> None:
-    """Refuse a database (named ``name``) beside which a name SQLite keeps
-    a file of its own under is a folder, a device or a pipe: SQLite said
-    "the database is read-only" (a folder as the index: ``terrace play``
-    advised making the file writable), "the disk failed (input/output
-    error)" (a pipe) or "the database file cannot be opened", and ``stats``
-    that "the update of the database's layout was not saved"."""
+def side_file_fault(path: Path, name: str) -> Reason | None:
+    """Why a database at ``path`` (named ``name``) cannot be opened when a
+    name SQLite keeps a file of its own under beside it is a folder, a
+    device or a pipe (None when none is): SQLite said "the database is
+    read-only" (a folder as the index: ``terrace play`` advised making the
+    file writable), "the disk failed (input/output error)" (a pipe) or
+    "the database file cannot be opened", ``stats`` that "the update of the
+    database's layout was not saved", and with a pipe as the journal a
+    reader waited for ever. The games database and the solver's verdict
+    cache both ask it before SQLite opens them."""
     for suffix, role in SIDE_ROLES:
         side = Path(f"{path}{suffix}")
         try:
@@ -186,9 +190,17 @@ def _side_files_are_files(path: Path, name: str) -> None:
         except OSError:  # (none there: SQLite makes it when it needs it)
             continue
         if not stat.S_ISREG(mode):
-            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-            raise DatabaseFileError(f"{label(side)}, where SQLite keeps the {role} of {name}, is {kind}: "
-                                    f"move it away; {name} was left untouched")
+            refusal = Refusal.SIDE_FILE_FOLDER if stat.S_ISDIR(mode) else Refusal.SIDE_FILE_NOT_FILE
+            return Reason(refusal, side=label(side), role=Reason(role), name=name)
+    return None
+
+
+def _side_files_are_files(path: Path, name: str) -> None:
+    """Refuse a database (named ``name``) that :func:`side_file_fault` finds
+    fault with."""
+    fault = side_file_fault(path, name)
+    if fault is not None:
+        raise DatabaseFileError(fault)
 
 
 def _reads_any(path: Path, name: str) -> bool:
@@ -222,19 +234,38 @@ SQLITE_READONLY_ROLLBACK = 776
 journal (a transaction left half-written) it may not roll back."""
 
 
+def verdict_file_fault(path: Path, name: str | None = None) -> Reason | None:
+    """Why the file at ``path`` cannot be opened as the solver's verdict
+    cache before SQLite touches it, or None: a folder, a pipe (it would
+    block the first read for good) or a device (a link to ``/dev/null``:
+    SQLite wrote ``/dev/null-journal`` beside it, and the web game's
+    search for a winnable deal failed with a traceback) where the cache
+    or one of its side files should be (:func:`side_file_fault`). A
+    missing file is fine (it becomes the cache). ``name``: how the
+    message names the cache (else by its file's name)."""
+    name = label(path) if name is None else name
+    side = side_file_fault(path, name)  # (a pipe as its journal: a reader waited for ever)
+    if side is not None:
+        return side
+    try:
+        mode = path.stat().st_mode
+    except OSError:  # (missing: made by the cache; unreadable: said where it is read)
+        return None
+    if stat.S_ISDIR(mode):
+        return Reason(Refusal.VERDICT_CACHE_FOLDER, name=name)
+    return None if stat.S_ISREG(mode) else Reason(Refusal.VERDICT_CACHE_NOT_FILE, name=name)
+
+
 def check_verdict_cache(path: Path) -> None:
     """Refuse, with a clear :class:`DatabaseFileError`, a file at ``path``
-    that cannot serve as the solver's verdict cache: not an SQLite file, a
-    games database of ours, or a damaged one. A missing or empty file is
-    fine (it becomes the cache). Nothing is written."""
+    that cannot serve as the solver's verdict cache: one
+    :func:`verdict_file_fault` refuses, not an SQLite file, a games
+    database of ours, or a damaged one. A missing or empty file is fine
+    (it becomes the cache). Nothing is written."""
     name = label(path)
-    _side_files_are_files(path, name)  # (a pipe as its journal: the check below waited for ever)
+    if (fault := verdict_file_fault(path)) is not None:
+        raise DatabaseFileError(fault)
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise DatabaseFileError(f"{name} is a folder, not a verdict cache file")
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would hang, a device take a journal beside it
-            raise DatabaseFileError(f"{name} is not a regular file, not a verdict cache file")
         with path.open("rb") as file:
             header = file.read(100)
     except FileNotFoundError:

@@ -3,13 +3,20 @@ emptied since (cut to 0 bytes: a slip of the shell's ``>``, a sync tool, a
 disk tool) is refused at its next opening, where it became a new, empty
 database without a word, its saved games and statistics gone.
 
-A store that may write notes, as it closes a database file, how many
-games it held then (or that another program emptied it while open),
-with the file's device and inode: emptying a file in place keeps both. An
-opening that finds that very file empty refuses it; a file never noted
-holding a game (a new one, one made by ``touch``) opens as a new database
-as before, and so does one made anew under the name (deleted, then made
-by Terrace: its note is replaced when it closes). The note is a small JSON
+A store that may write notes, as it closes a database file and as it
+adds a game to it (a server killed before it closes, by SIGKILL or a
+power cut, noted nothing), how many games it held then (or that another
+program emptied it while open),
+with the file's device, inode and time of birth: emptying a file in place
+keeps all three. An opening that finds that very file empty refuses it; a
+file never noted holding a game (a new one, one made by ``touch``) opens
+as a new database as before, and so does one made anew under the name
+(deleted, then made again: a new file born since, even where it got the
+old one's inode number, as ``rm games.sqlite; touch games.sqlite`` often
+gives it on ext4). The note also says whether the file was left as the
+store found it sound (:func:`sealed_since`: its size and time of change
+as it closed), so that the next opening of the file unchanged need not
+check all of it again. The note is a small JSON
 file in the user data folder (:func:`~terrace.storage.paths.held_note_path`),
 of at most :data:`NOTED_FILES` files, the last closed kept; it is a help,
 not a guard: a note that cannot be read or written is passed over.
@@ -21,7 +28,7 @@ not a guard: a note that cannot be read or written is passed over.
 >>> note_held(db, 3, note)
 >>> os.truncate(db, 0)
 >>> emptied_since(db, note)  # doctest: +ELLIPSIS
-Held(device=..., inode=..., games=3)
+Held(device=..., inode=..., games=3, born=..., sealed=None)
 >>> note_held(db, 0, note); emptied_since(db, note) is None
 True
 """
@@ -29,14 +36,18 @@ True
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import logging
 import os
 import stat
+import struct
+import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from terrace.storage.paths import held_note_path
 
@@ -48,13 +59,70 @@ NOTED_FILES = 64
 
 @dataclass(frozen=True)
 class Held:
-    """What the note says of one database file: its device and inode, and
-    how many games it held when it was last closed (None: another program
-    emptied it while it was open)."""
+    """What the note says of one database file: its device and inode, how
+    many games it held when it was last closed (None: another program
+    emptied it while it was open), when it was born (nanoseconds since
+    1970; None where the system does not tell, or in a note written before
+    it was kept), and, when it was closed sound, its size and time of
+    change (nanoseconds) then (``sealed``; None otherwise)."""
 
     device: int
     inode: int
     games: int | None
+    born: int | None = None
+    sealed: tuple[int, int] | None = None
+
+    def is_file(self, info: os.stat_result, born: int | None) -> bool:
+        """True when ``info`` (and ``born``) are of the very file noted: the
+        same device and inode, and, where both are known, the same birth
+        (a file made anew may get a deleted one's inode number)."""
+        same_birth = self.born is None or born is None or self.born == born
+        return (self.device, self.inode) == (info.st_dev, info.st_ino) and same_birth
+
+
+_STATX_BTIME = 0x800
+_AT_FDCWD = -100
+_STATX_SIZE = 256
+_BTIME_AT = 80
+"""Where ``struct statx`` keeps its ``stx_btime`` (seconds, then nanoseconds)."""
+
+
+def _linux_statx() -> Callable[..., int] | None:
+    """The C library's ``statx``, or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).statx
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p)
+    function.restype = ctypes.c_int
+    return cast(Callable[..., int], function)
+
+
+_STATX = _linux_statx()
+
+
+def birth_ns(file: Path) -> int | None:
+    """When ``file`` was made, in nanoseconds since 1970, or None where the
+    system or the file system does not say (Python 3.11 reads it on macOS
+    and Windows; on Linux it is asked with ``statx``)."""
+    if _STATX is not None:
+        buffer = ctypes.create_string_buffer(_STATX_SIZE)
+        if _STATX(_AT_FDCWD, os.fsencode(file), 0, _STATX_BTIME, buffer) != 0:
+            return None
+        if not struct.unpack_from("=I", buffer, 0)[0] & _STATX_BTIME:
+            return None
+        seconds, nanoseconds = struct.unpack_from("=qI", buffer, _BTIME_AT)
+        return int(seconds) * 10**9 + int(nanoseconds)
+    try:
+        info = file.stat()
+    except OSError:
+        return None
+    birth = getattr(info, "st_birthtime", None)
+    if birth is None and sys.platform == "win32":
+        birth = info.st_ctime  # (on Windows, before Python 3.12: the time of making)
+    return None if birth is None else round(birth * 10**9)
 
 
 def _key(file: Path) -> str:
@@ -81,20 +149,33 @@ def _read(note: Path) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _held(entry: Any) -> Held | None:
-    if not (isinstance(entry, list) and len(entry) == 3):
+    """An entry of the note: ``[device, inode, games]`` (as notes were
+    written before births were kept) or ``[device, inode, games, born,
+    sealed]``; None for anything else."""
+    if not (isinstance(entry, list) and len(entry) in (3, 5)):
         return None
-    device, inode, games = entry
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (device, inode)):
+    device, inode, games, *rest = entry
+    born, sealed = rest if rest else (None, None)
+    if not all(_whole(v) for v in (device, inode)) or not (born is None or _whole(born)):
         return None
-    if games is not None and not (isinstance(games, int) and not isinstance(games, bool) and games > 0):
+    if games is not None and not (_whole(games) and games > 0):
         return None
-    return Held(device, inode, games)
+    if sealed is not None and not (isinstance(sealed, list) and len(sealed) == 2
+                                   and all(map(_whole, sealed))):
+        return None
+    return Held(device, inode, games, born, None if sealed is None else (sealed[0], sealed[1]))
 
 
-def note_held(file: Path, games: int | None, note: Path | None = None) -> None:
+def note_held(file: Path, games: int | None, note: Path | None = None, sealed: bool = False) -> None:
     """Note that ``file`` held ``games`` games as it was closed (None: it
-    was emptied while open; 0 forgets it: nothing of it can be lost)."""
+    was emptied while open; 0 forgets it: nothing of it can be lost), and,
+    when ``sealed``, that it was left sound as it is now (its size and
+    time of change)."""
     note = held_note_path() if note is None else note
     try:
         info = file.stat()
@@ -102,7 +183,8 @@ def note_held(file: Path, games: int | None, note: Path | None = None) -> None:
         return
     notes = _read(note)
     key = _key(file)
-    entry = None if games == 0 else [info.st_dev, info.st_ino, games]
+    state = [info.st_size, info.st_mtime_ns] if sealed else None
+    entry = None if games == 0 else [info.st_dev, info.st_ino, games, birth_ns(file), state]
     if notes.get(key) == entry:
         return
     notes.pop(key, None)
@@ -124,16 +206,30 @@ def note_held(file: Path, games: int | None, note: Path | None = None) -> None:
         log.debug("the note of held databases could not be written: %s", error)
 
 
-def emptied_since(file: Path, note: Path | None = None) -> Held | None:
-    """The note of ``file`` when the file is empty now and is the very
-    file noted holding games (the same device and inode), else None."""
+def _noted(file: Path, note: Path | None) -> tuple[Held, os.stat_result] | None:
+    """The note of ``file`` and the file's state now, when the note is of
+    this very file (see :meth:`Held.is_file`)."""
     try:
         info = file.stat()
     except OSError:
         return None
-    if info.st_size:
-        return None
     held = _held(_read(held_note_path() if note is None else note).get(_key(file)))
-    if held is None or (held.device, held.inode) != (info.st_dev, info.st_ino):
+    if held is None or not held.is_file(info, birth_ns(file)):
         return None
-    return held
+    return held, info
+
+
+def emptied_since(file: Path, note: Path | None = None) -> Held | None:
+    """The note of ``file`` when the file is empty now and is the very
+    file noted holding games, else None."""
+    noted = _noted(file, note)
+    if noted is None or noted[1].st_size:
+        return None
+    return noted[0]
+
+
+def sealed_since(file: Path, note: Path | None = None) -> bool:
+    """True when ``file`` is as a store left it sound as it closed it: the
+    very file noted, its size and time of change unchanged since."""
+    noted = _noted(file, note)
+    return noted is not None and noted[0].sealed == (noted[1].st_size, noted[1].st_mtime_ns)
