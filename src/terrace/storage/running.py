@@ -118,7 +118,6 @@ class Running:
         self._markers = self._measure()
         self._results: dict[int, str] = {}
         self._keys: dict[int, Key] = {}
-        self._keyed: dict[int, set[int]] = {}
         self._order: list[tuple[Key, int]] = []
         self._sums: dict[str | None, _Sums] = {None: _Sums()}
         self._unfinished: set[int] = set()
@@ -155,7 +154,7 @@ class Running:
         if rekeyed is None:
             self._build(self.games)
             return
-        again |= {r for seq in rekeyed for r in self._keyed.get(seq, ()) if r not in changed}
+        again |= {r for r in self._keyed_at(rekeyed) if r not in changed}
         for rowid in again:
             self._leave(rowid, moved)
         for rowid in {*again, *(r for r, g in changed.items() if g is not None)}:
@@ -218,13 +217,13 @@ class Running:
             _remove(self._elsewhere, g.created_at)
 
     def _clock_moved(self, old: Counter[tuple[int, float]],
-                     new: Counter[tuple[int, float]]) -> set[int] | None:
+                     new: Counter[tuple[int, float]]) -> dict[int, float] | None:
         """Put the clock's points of the changed games right; the places
-        whose clock moved (their results go elsewhere in the streaks), or
-        None when too many did to follow."""
+        whose clock moved (their results go elsewhere in the streaks), each
+        with its time before, or None when too many did to follow."""
         gone, came = old - new, new - old
         if not gone and not came:
-            return set()
+            return {}
         for point, times in gone.items():
             for _ in range(times):
                 _remove(self._points, point)
@@ -239,7 +238,7 @@ class Running:
         last = max(seq for seq, _ in gone | came)
         start = bisect.bisect_left(self._points, (first, -math.inf))
         running = self._clock[self._points[start - 1][0]] if start else -math.inf
-        moved: set[int] = set()
+        moved: dict[int, float] = {}
         after = itertools.islice(self._points, start, None)
         for seq, points in itertools.groupby(after, key=operator.itemgetter(0)):
             running = max(running, *(at for _, at in points))
@@ -247,11 +246,24 @@ class Running:
                 if seq > last:
                     break
                 continue
+            if seq in self._clock:
+                moved.setdefault(seq, self._clock[seq])
             self._clock[seq] = running
-            moved.add(seq)
             if len(moved) > 4 * CHECKPOINT_EVERY:
                 return None
         return moved
+
+    def _keyed_at(self, places: dict[int, float]) -> set[int]:
+        """The games whose results the order holds at the places of
+        ``places`` (each with the clock's time there when they were put)."""
+        found = set()
+        for seq, at in places.items():
+            key = (at, 1, float(seq))
+            n = bisect.bisect_left(self._order, (key,))
+            while n < len(self._order) and self._order[n][0] == key:
+                found.add(self._order[n][1])
+                n += 1
+        return found
 
     def _result(self, g: GameFacts) -> str | None:
         markers = self._markers
@@ -279,12 +291,6 @@ class Running:
             return
         key = self._key(g)
         self._keys[rowid] = key
-        if key[1]:
-            keyed = self._keyed.get(int(key[2]))
-            if keyed is None:
-                self._keyed[int(key[2])] = {rowid}
-            else:
-                keyed.add(rowid)
         for zone, days in self._zones.items():
             _day(days, g, result, zone, 1)
         if ordered:
@@ -305,8 +311,6 @@ class Running:
         key = self._keys.pop(rowid, None)
         if key is None:
             return
-        if key[1]:
-            self._keyed[int(key[2])].discard(rowid)
         for zone, days in self._zones.items():
             _day(days, g, result, zone, -1)
         _remove(self._order, (key, rowid))
