@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import golden, no_default_db, play, start, undo
+from store_support import golden, no_default_db, play, quick_finish, start, undo
 from terrace.cli import main
 from terrace.storage import open_store
 from terrace.storage import sqlite as sqlite_module
@@ -150,3 +150,29 @@ def test_terrace_stats_says_it_checks_many_games_and_how_far_it_is(
         store.statistics()  # (kept in the file: nothing to say)
     again = CliRunner().invoke(main, ["stats", "--db", str(db)])
     assert again.exit_code == 0 and again.stderr == "" and again.stdout == said.stdout
+
+
+def test_a_restart_and_a_backup_imported_again_count_each_game_once(tmp_path: Path) -> None:
+    """As PySolFC and Aisleriot count a game once however often it is
+    loaded: a game left in play when the server stops is the same game
+    after its start (unfinished, not abandoned, not a second game), and a
+    backup imported twice into another database, or into its own, adds no
+    game and no result (played, won, streak as before)."""
+    record = golden("terrace-won")
+    db, other = tmp_path / "games.sqlite", tmp_path / "other.sqlite"
+    keys = ("played", "won", "abandoned", "unfinished", "current_streak", "best_streak")
+    with open_store(db) as store:
+        quick_finish(store, "terrace-won")
+        play(store, start(store, record), record.moves[:3])
+        before = {key: store.statistics()["overall"][key] for key in keys}
+    assert before == {"played": 2, "won": 1, "abandoned": 0, "unfinished": 1, "current_streak": 1,
+                      "best_streak": 1}
+    with open_store(db) as store:  # (a server started again)
+        assert {key: store.statistics()["overall"][key] for key in keys} == before
+        backup = json.dumps([export_record(game) for game in store.recent(5)])
+        store.add_games(read_games(backup))
+        assert {key: store.statistics()["overall"][key] for key in keys} == before
+    with open_store(other) as store:
+        for _ in range(2):
+            store.add_games(read_games(backup))
+        assert {key: store.statistics()["overall"][key] for key in keys} == before
