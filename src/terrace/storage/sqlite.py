@@ -174,7 +174,8 @@ from terrace.storage.rows import (
     whole,
     write_stamp,
 )
-from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT, GameFacts, summarize
+from terrace.storage.running import Running
+from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT, GameFacts
 
 log = logging.getLogger(__name__)
 
@@ -257,6 +258,33 @@ _KEPT = f"{FOUND}.game_id = games.id AND {FOUND}.found = '{_SOUND}'"
 _KEEP_FOUND = f"INSERT OR REPLACE INTO {FOUND} VALUES (?, ?, {', '.join('?' * FOUND_VALUES)})"
 
 
+Progress = Callable[[int, int], None]
+"""Told how many games of how many a long check of the statistics has
+checked: (0, total) as it starts, then at each tenth of the way."""
+LONG_CHECK = 5_000
+"""How many games a check of the statistics must have for its progress to
+be told (about a second's work or more)."""
+
+
+class _Told:
+    """A :data:`Progress` told the steps of a check of ``total`` games."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.progress, self.total, self.step = progress, total, max(1, total // 10)
+        progress(0, total)
+
+    @classmethod
+    def of(cls, progress: Progress, total: int) -> _Told | None:
+        """A progress for a check of ``total`` games, or None when too few
+        to tell."""
+        return cls(progress, total) if total >= LONG_CHECK else None
+
+    def checked(self, number: int) -> None:
+        """``number`` games are checked."""
+        if number % self.step == 0 or number == self.total:
+            self.progress(number, self.total)
+
+
 def _trigger_name(sql: str) -> str:
     """The name of the trigger ``sql`` makes."""
     return sql.split(" IF NOT EXISTS ")[1].split()[0]
@@ -266,8 +294,9 @@ class _Tally:
     """What the statistics found of each game (its facts, or
     :data:`DAMAGED` or :data:`NEWER`), by rowid, under ``seen`` (the
     file's data version and layout, and whether its lines are counted), with
-    the statistics summed from it by zone; ``generation``
-    counts its changes."""
+    the statistics summed from it by zone, kept up to date game by game
+    (:class:`~terrace.storage.running.Running`); ``generation`` counts its
+    changes."""
 
     def __init__(self, seen: tuple[Any, ...]) -> None:
         self.seen = seen
@@ -275,10 +304,16 @@ class _Tally:
         self.rowids: dict[Any, int] = {}
         self.summaries: dict[tzinfo | None, dict[str, Any]] = {}
         self.generation = 0
+        self._marks: Counter[str] = Counter()
+        self._running: Running | None = None
+        self._changed_rows: set[int] = set()
 
     def put(self, rowid: int, game_id: Any, found: GameFacts | str) -> None:
         """What was found of the game of ``rowid``."""
+        self._drop(rowid)
         self.found[rowid] = found
+        if isinstance(found, str):
+            self._marks[found] += 1
         self.rowids[game_id] = rowid
         self._changed()
 
@@ -287,24 +322,39 @@ class _Tally:
         for game_id in game_ids:
             rowid = self.rowids.pop(game_id, None)
             if rowid is not None:
-                self.found.pop(rowid, None)
+                self._drop(rowid)
         self._changed()
+
+    def _drop(self, rowid: int) -> None:
+        found = self.found.pop(rowid, None)
+        if isinstance(found, str):
+            self._marks[found] -= 1
+        self._changed_rows.add(rowid)
 
     def _changed(self) -> None:
         self.summaries.clear()
         self.generation += 1
 
-    def facts(self) -> list[GameFacts]:
-        """The facts of the games that load, in the order of their rows."""
-        return [f for _, f in sorted(self.found.items()) if isinstance(f, GameFacts)]
+    def summary(self, zone: tzinfo | None) -> dict[str, Any]:
+        """The statistics of the games found, the chart's days in ``zone``:
+        the games changed since the last are counted again, the others
+        as they were."""
+        if self._running is None:
+            self._running = Running({r: f for r, f in self.found.items() if isinstance(f, GameFacts)},
+                                    zones_kept=SUMMARIES_KEPT)
+        else:
+            self._running.update({r: f if isinstance(f := self.found.get(r), GameFacts) else None
+                                  for r in self._changed_rows})
+        self._changed_rows.clear()
+        return self._running.summary(zone, self.damaged, self.newer)
 
     @property
     def damaged(self) -> int:
-        return sum(1 for f in self.found.values() if f == DAMAGED)
+        return self._marks[DAMAGED]
 
     @property
     def newer(self) -> int:
-        return sum(1 for f in self.found.values() if f == NEWER)
+        return self._marks[NEWER]
 
 
 def open_store(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> SqliteStore:
@@ -2030,9 +2080,10 @@ class SqliteStore:
             {"action": a, "move": m, "moves": n, "revision": r, "at": at} for a, m, n, r, at in rows
         ]
 
-    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
+    def statistics(self, zone: tzinfo | None = None, *, progress: Progress | None = None) -> dict[str, Any]:
         """The statistics of every game that loads, the chart's days in
-        ``zone`` (None: local time): a damaged game (one
+        ``zone`` (None: local time); ``progress`` is told how far a check
+        of at least :data:`LONG_CHECK` games has gone. A damaged game (one
         that :meth:`get` refuses and ``export --all`` skips) is left out
         and counted in ``damaged``, or in ``newer`` when a newer Terrace
         saved it (:class:`~terrace.storage.base.NewerGameError`). The
@@ -2043,21 +2094,17 @@ class SqliteStore:
         found of each sound game is kept in the file too
         (:data:`~terrace.storage.migrations.FOUND`), so that a new process
         checks only the games changed since, by any program."""
-        tally = self._tallied()
+        tally = self._tallied(progress)
         with self._tally_lock:
-            generation, kept = tally.generation, tally.summaries.get(zone)
-            if kept is not None:
-                return copy.deepcopy(kept)
-            facts, damaged, newer = tally.facts(), tally.damaged, tally.newer
-        found = summarize(facts, damaged=damaged, zone=zone, newer=newer)
-        with self._tally_lock:
-            if tally.generation == generation:
+            kept = tally.summaries.get(zone)
+            if kept is None:
+                kept = tally.summary(zone)
                 while len(tally.summaries) >= SUMMARIES_KEPT:  # (the oldest zone asked for goes)
                     del tally.summaries[next(iter(tally.summaries))]
-                tally.summaries[zone] = copy.deepcopy(found)
-        return found
+                tally.summaries[zone] = kept
+            return copy.deepcopy(kept)
 
-    def _tallied(self) -> _Tally:
+    def _tallied(self, progress: Progress | None = None) -> _Tally:
         """The tally of every game as the file now holds it: kept, the
         games this store changed since read again, or made anew."""
         """(Each
@@ -2072,14 +2119,15 @@ class SqliteStore:
         opened (see docs/storage.md, "Checks").)"""
         with self._tally_lock:
             tally, self._tally = self._tally, None  # (kept only once whole again)
-            tally = self._tally = self._tally_read(tally)
+            tally = self._tally = self._tally_read(tally, progress)
             return tally
 
-    def _tally_read(self, tally: _Tally | None) -> _Tally:
+    def _tally_read(self, tally: _Tally | None, progress: Progress | None) -> _Tally:
         """:meth:`_tallied` with the tally found last (None: none)."""
         earned: list[tuple[str, str, int]] = []
         checked: list[tuple[str, Any, Any]] = []
         findings: list[tuple[Any, ...]] = []
+        told: _Told | None = None
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             trusted = self._lines_counted and lines_trusted(conn)
@@ -2102,6 +2150,8 @@ class SqliteStore:
             cached = touched is None and self._found_usable(conn)
             if cached:
                 self._take_found(conn, tally)
+            elif touched is None and progress is not None:
+                told = _Told.of(progress, int(conn.execute("SELECT count(*) FROM games").fetchone()[0]))
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, rowid, {kept}, {bounded('replay_stamp')}, "
                 f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
@@ -2124,7 +2174,9 @@ class SqliteStore:
                        and isinstance(r[0], str)]
             found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
             lines = {row[0]: row[1:] for row in found}
-        for *columns, rowid, _, _, stamp, raw_id, changes in rows:
+        for number, (*columns, rowid, _, _, stamp, raw_id, changes) in enumerate(rows, 1):
+            if told is not None:
+                told.checked(number)
             row = tuple(columns)
             if not _readable_id(row[0], raw_id):
                 log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])

@@ -162,6 +162,22 @@ class GameFacts:
             return "abandoned" if self.changed_seq < opened_seq else "unfinished"
         return "abandoned" if self.updated_at < last_opened else "unfinished"
 
+    def log_points(self) -> list[tuple[int, float]]:
+        """The places in the log of changes the statistics' clock reads of
+        this game, with their times: its opening, last change and result,
+        for a game changed here (an imported game's times are another
+        computer's)."""
+        if self.imported:
+            return []
+        points = []
+        if self.opened_seq is not None and not self.opened_elsewhere:
+            points.append((self.opened_seq, self.created_at))
+        if self.changed_seq is not None:
+            points.append((self.changed_seq, self.updated_at))
+        if self.result_seq is not None:
+            points.append((self.result_seq, self.result_at()))
+        return points
+
     def result_at(self) -> float:
         """When the result came: the first win, the loss, or the last change."""
         if self.won_at is not None:
@@ -249,24 +265,18 @@ class _Opened:
 
 def _log_clock(facts: list[GameFacts]) -> dict[int, float]:
     """A clock that never goes back along the log of changes: for each
-    place in the log the statistics know of (a game's opening, last change
-    and result, for games changed here), the latest time read there or
-    before. Results are ordered by it, so that a clock put back never puts
-    a later result before an earlier one; while the clock goes on, it is
-    the time itself."""
-    points: list[tuple[int, float]] = []
-    for g in facts:
-        if g.imported:
-            continue  # (its times are another computer's)
-        if g.opened_seq is not None and not g.opened_elsewhere:
-            points.append((g.opened_seq, g.created_at))
-        if g.changed_seq is not None:
-            points.append((g.changed_seq, g.updated_at))
-        if g.result_seq is not None:
-            points.append((g.result_seq, g.result_at()))
+    place in the log the statistics know of (:meth:`GameFacts.log_points`),
+    the latest time read there or before. Results are ordered by it, so
+    that a clock put back never puts a later result before an earlier one;
+    while the clock goes on, it is the time itself."""
+    return log_clock(sorted(point for g in facts for point in g.log_points()))
+
+
+def log_clock(points: list[tuple[int, float]]) -> dict[int, float]:
+    """The clock of :func:`_log_clock` from its ``points``, in order."""
     clock: dict[int, float] = {}
     latest = -math.inf
-    for seq, at in sorted(points):
+    for seq, at in points:
         latest = max(latest, at)
         clock[seq] = latest
     return clock
@@ -308,9 +318,28 @@ def _block(results: list[tuple[GameFacts, str]],
     fewest = min(won_in, default=None)
     times = [t for g in unassisted if (t := g.seconds_to_win()) is not None]
     played = [g for g, _ in results]
+    return stats_block(
+        counts, streaks=(streak, best, losing, longest_losing),
+        fewest=(fewest, 0 if fewest is None else won_in.count(fewest)), fastest=min(times, default=None),
+        sums=(sum(g.hints for g in played), sum(g.undos for g in played),
+              sum(1 for g in played if g.assisted), sum(g.active_ms for g in played)),
+        days=[days[d] for d in sorted(days)])
+
+
+def stats_block(counts: dict[str, int], *, streaks: tuple[int, int, int, int], fewest: tuple[int | None, int],
+                fastest: float | None, sums: tuple[int, int, int, int],
+                days: list[dict[str, Any]]) -> dict[str, Any]:
+    """A block of the statistics (its shape: docs/storage.md) from the
+    ``counts`` of each result, the ``streaks`` (current and best winning,
+    current and longest losing), the ``fewest`` moves of an unassisted win
+    and how many wins took them, the ``fastest`` such win's seconds, the
+    ``sums`` of hints, undos, assisted games and active milliseconds, and
+    the chart's ``days`` in order."""
     counted = counts["won"] + counts["lost"] + counts["abandoned"]
+    streak, best, losing, longest_losing = streaks
+    hints, undos, assisted, active_ms = sums
     return {
-        "played": len(results),
+        "played": sum(counts.values()),
         "won": counts["won"],
         "lost": counts["lost"],
         "abandoned": counts["abandoned"],
@@ -321,14 +350,14 @@ def _block(results: list[tuple[GameFacts, str]],
         "best_streak": best,
         "current_losing_streak": losing,
         "longest_losing_streak": longest_losing,
-        "fewest_moves": fewest,
-        "fewest_moves_wins": 0 if fewest is None else won_in.count(fewest),
-        "fastest_seconds": round(min(times), 3) if times else None,
-        "hints": sum(g.hints for g in played),
-        "undos": sum(g.undos for g in played),
-        "assisted": sum(1 for g in played if g.assisted),
-        "active_seconds": round(sum(g.active_ms for g in played) / 1000, 3),
-        "days": [days[d] for d in sorted(days)],
+        "fewest_moves": fewest[0],
+        "fewest_moves_wins": fewest[1],
+        "fastest_seconds": None if fastest is None else round(fastest, 3),
+        "hints": hints,
+        "undos": undos,
+        "assisted": assisted,
+        "active_seconds": round(active_ms / 1000, 3),
+        "days": days,
     }
 
 
