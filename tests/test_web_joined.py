@@ -13,6 +13,7 @@ import pytest
 
 from terrace.storage import MemoryStore
 from terrace.web.app import create_app
+from terrace.web.coach import CoachBudgets
 from terrace.web.joined import Gone, Joined
 from web_support import LOCAL
 
@@ -44,19 +45,22 @@ class GatedPool:
         pass
 
 
-async def asked_at_once(games: list[str], address: str = "hint") -> tuple[int, list[dict[str, Any]]]:
-    """Ask ``address`` (the hint, the analysis) of each of ``games`` (names,
-    one may come twice) at once; the solver jobs run and the answers."""
+async def asked_at_once(games: list[str], address: str = "hint", variant: str = "falling-star",
+                        body: dict[str, Any] | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """Ask ``address`` (the hint, the analysis, the coach's chances or
+    warning) of each of ``games`` (names, one may come twice) at once, with
+    ``body``; the solver jobs run and the answers."""
     pool = GatedPool()
     store = MemoryStore()
-    app = create_app(store, hint_seconds=0.1, pool=pool)  # type: ignore[arg-type]
+    coach = CoachBudgets(chances=0.2, warn=0.2)
+    app = create_app(store, hint_seconds=0.1, pool=pool, coach=coach)  # type: ignore[arg-type]
     pool.joined = getattr(app.state.game, "joined", None)  # (None before there was one)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=LOCAL) as client:
         made = {}
         for name in sorted(set(games)):
-            answer = await client.post("/api/games", json={"variant": "falling-star", "deal_number": 3})
+            answer = await client.post("/api/games", json={"variant": variant, "deal_number": 3})
             made[name] = answer.json()["id"]
-        answers = await asyncio.gather(*(client.post(f"/api/games/{made[name]}/{address}", json={})
+        answers = await asyncio.gather(*(client.post(f"/api/games/{made[name]}/{address}", json=body or {})
                                          for name in games))
     assert all(answer.status_code == 200 for answer in answers), [answer.text for answer in answers]
     return pool.jobs, [answer.json() for answer in answers]
@@ -72,6 +76,17 @@ def test_the_same_hint_asked_twice_at_once_is_one_search() -> None:
 def test_the_same_analysis_asked_twice_at_once_is_one_search() -> None:
     jobs, (first, second) = asyncio.run(asked_at_once(["a", "a"], "analysis"))
     assert jobs == 1 and first == second and first["available"] is True
+
+
+def test_the_same_chances_asked_twice_at_once_are_one_search() -> None:
+    jobs, (first, second) = asyncio.run(asked_at_once(["a", "a"], "chances", "terrace"))
+    assert jobs == 1 and first == second and len(first["candidates"]) == 3
+    assert all("card" in candidate for candidate in first["candidates"])
+
+
+def test_the_same_warning_asked_twice_at_once_is_one_check() -> None:
+    jobs, (first, second) = asyncio.run(asked_at_once(["a", "a"], "warn", body={"move": "s"}))
+    assert jobs == 1 and first == second and first["move"] == "s"
 
 
 def test_the_hints_of_two_games_at_once_are_two_searches() -> None:

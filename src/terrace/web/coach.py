@@ -17,6 +17,7 @@ client goes away; :func:`coach_routes` gives the routes to
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from array import array
 from collections.abc import Iterator, Sequence
@@ -121,8 +122,10 @@ class CoachEndpoints:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
         seconds = self.budgets.chances
         # the hints' seed: the hint at the choice is a card these chances show winning most
-        report, pick = await self.web.in_solver(request, chances_and_pick, for_solver(board),
-                                                fair_seed(game.id), budget=seconds, timed=True)
+        same = ("chances", game.id, game.revision)  # (another tab's at once: one search, a copy each)
+        found = await self.web.in_solver_once(same, request, chances_and_pick, for_solver(board),
+                                              fair_seed(game.id), budget=seconds, timed=True)
+        report, pick = copy.deepcopy(found)
         if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
             self.web.picks.put(game.id, (board.position(), pick))  # (the hint at the choice agrees)
         cards = board.to_dict()["candidates"]
@@ -135,8 +138,9 @@ class CoachEndpoints:
         check has run (whatever it says); a refused check changes nothing."""
         game, board, move = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
         seconds = self.budgets.warn
-        report = await self.web.in_solver(request, warn_check, for_solver(board), move,
-                                          budget=seconds, timed=True)
+        same = ("warn", game.id, game.revision, str(move))
+        report = await self.web.in_solver_once(same, request, warn_check, for_solver(board), move,
+                                               budget=seconds, timed=True)
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:
