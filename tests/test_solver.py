@@ -26,6 +26,7 @@ from conftest import wait_for_cpu
 from solver_brute import (
     ENDGAME_SEEDS,
     ENDGAME_VERDICTS,
+    PLAIN_BEYOND,
     RULE_SETS,
     brute_force,
     built_position,
@@ -107,9 +108,9 @@ def test_verdicts_match_plain_exhaustive_search_on_built_positions(rules: Rules,
     # of built runs, equal piles, empty foundations and passes used are
     # checked here
     board = built_position(rng, rules, cards_in_play(rules))
-    reference = brute_force(board, 20_000)
     fast = solve(board, max_seconds=30)
     plain = solve(board, max_seconds=30, options=NO_PRUNING, hunt=False)
+    reference = None if plain.result == "lost" and plain.nodes > PLAIN_BEYOND else brute_force(board, 20_000)
     python = Search(board, Options(core="python"))
     while not python.step(math.inf, max_nodes=4096) and python.nodes < 100_000:
         pass
