@@ -9,7 +9,7 @@ from functools import cache
 
 import pytest
 
-from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position, with_detours
+from solver_brute import RULE_SETS, cards_in_play, endgame_position, endgame_verdict, with_detours
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -152,7 +152,7 @@ def test_the_endgame_search_wins_exactly_the_positions_the_plain_search_wins(rul
     for seed in range(12):
         board = Board.from_position(endgame_position(seed, rules, cards_in_play(rules)).position(), rules)
         before = board.position()
-        reference = brute_force(board, 20_000)
+        reference = endgame_verdict(rules, seed)
         line = endgame.best_first(board, max_positions=10_000_000)
         assert board.position() == before
         if line is not None:

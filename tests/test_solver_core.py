@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
+from solver_brute import RULE_SETS, cards_in_play, endgame_position, endgame_verdict
 from terrace.board import Board
 from terrace.cards import CODE
 from terrace.rules import Rules, SpaceRule
@@ -435,7 +435,7 @@ def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: s
     found = won = 0
     for seed in range(20):
         board = endgame_position(seed, rules, cards_in_play(rules))
-        reference = brute_force(board, 20_000)
+        reference = endgame_verdict(rules, seed)
         search = Search(board, HUNTERS[hunter])
         # the beam dies out; the nested hunters start again until stopped
         while not search.step(seconds=math.inf, max_nodes=1 << 14) and search.nodes < 1 << 20:
@@ -1147,7 +1147,7 @@ def test_a_one_lane_search_whose_keys_collide_never_says_lost(rules: Rules) -> N
     missed = 0
     for seed in range(12):
         board = endgame_position(seed, rules, cards_in_play(rules))
-        reference = brute_force(board, 20_000)
+        reference = endgame_verdict(rules, seed)
         for extra in ({}, {"shuffle": seed + 1}, {"order": 1, "dig_only": True}):
             search = Search(board, Options(core="compiled", seed=BLIND_SEED, one_lane=True, **extra))  # type: ignore[arg-type]
             # the core's own code: 4 (ran out, proves nothing), never 2 (lost); 0 is
@@ -1176,7 +1176,7 @@ def test_solve_stays_exact_when_its_hunters_keys_collide(rules: Rules) -> None:
     _cut_keys()
     for seed in range(10):
         board = endgame_position(seed, rules, cards_in_play(rules))
-        reference = brute_force(board, 20_000)
+        reference = endgame_verdict(rules, seed)
         if reference is None:
             continue
         result = solve(board, max_seconds=600, max_nodes=2_000_000, options=Options(seed=BLIND_SEED))
