@@ -171,6 +171,31 @@ def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> 
         assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
 
 
+# What a stock's or a waste's count covers: the parts of a card's face
+# (its rank and suit, in its corners, and its big suit) that it meets.
+COUNT_COVERS = """(pile) => {
+  const count = document.querySelector(`[data-pile="${pile}"] .count`).getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return [...document.querySelectorAll('#board .card .idx, #board .card .big')]
+    .filter((part) => meet(count, part.getBoundingClientRect()))
+    .map((part) => `${part.closest('.card').dataset.card} ${part.getAttribute('class')}`);
+}"""
+
+
+def test_the_counts_of_the_stock_and_the_waste_hide_no_rank_or_suit(api: Api, open_game: Any) -> None:
+    """The waste's count sat on its card's lower right corner, over the
+    rank and suit printed there (Madame's waste K♣ on a desktop), and on a
+    phone held sideways over the big suit's edge too. It hangs below the
+    card now, and reaches no card of the terrace under it either."""
+    game = api.play(api.new(variant="terrace", deal_number=11), "c1", "s", "s")
+    page = open_game(game, viewport={"width": 1280, "height": 800})
+    for width, height in ((1280, 800), (844, 390)):
+        resize(page, width, height)
+        for pile in ("stock", "waste"):
+            assert page.evaluate(COUNT_COVERS, pile) == [], (width, pile)
+
+
 def played_elsewhere(api: Api, page: Any, game: dict[str, Any]) -> Any:
     """A draw played on ``game`` in another tab, which tells the others:
     the page catches up and says so in a toast (one the prompt does not
