@@ -467,6 +467,32 @@ def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game
     assert page.locator(".ghost, #board .lifted").count() == 0
 
 
+# Where the pointer holds the card in hand: as fractions of its size.
+GRIP = """([x, y]) => {
+  const ghost = document.querySelector('.ghost').getBoundingClientRect();
+  return [(x - ghost.left) / ghost.width, (y - ghost.top) / ghost.height];
+}"""
+
+
+def test_a_tablet_turned_during_a_drag_keeps_the_card_under_the_finger(api: Api, open_game: Any) -> None:
+    """Drawn anew smaller or larger during a drag (a tablet turned upright:
+    cards of 88 px, then 75), the card in hand kept its place and its
+    size's change went to its right and lower edges: held by its middle,
+    it was held 59% of the way across after the turn. It is held at the
+    same point of it."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 1024, "height": 768})
+    card = top(page, "t4").bounding_box()
+    press_on(page, card)
+    pointer = [card["x"] + card["width"] / 2 + 20, card["y"] + card["height"] / 2 + 20]
+    page.mouse.move(*pointer, steps=3)
+    before = page.evaluate(GRIP, pointer)
+    resize(page, 768, 1024)
+    after = page.evaluate(GRIP, pointer)
+    page.mouse.up()
+    assert after == pytest.approx(before, abs=0.03), (before, after)
+
+
 def test_the_board_holds_still_as_a_card_is_picked_up_and_put_down(api: Api, open_game: Any) -> None:
     """At 1024x700 in German the prompt of play takes two lines and a
     selected card's one: the board moved up a line and its cards grew at
