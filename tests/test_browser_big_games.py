@@ -181,6 +181,22 @@ def test_a_crowded_header_folds_its_buttons_into_the_menu(api: Api, open_game: A
     assert page.locator("#btn-settings").is_visible()
 
 
+@pytest.mark.parametrize(("variant", "deal"), [("terrace", 4533), ("blondes-and-brunettes", 2**63 - 1)],
+                         ids=["Spiel-4533", "longest-title"])
+def test_a_1280_px_desktop_in_german_shows_every_button(api: Api, open_game: Any, variant: str,
+                                                        deal: int) -> None:
+    """At 1280 px, a common desktop width, German's ten buttons and the
+    least of the game's title (ten ems, "Terrace · Spiel 4533") were 17 px
+    too wide: the header folded them into the menu. Narrower button sides
+    fit them; a longer title (the longest preset's, the largest deal) is cut
+    short with an ellipsis instead."""
+    page = open_game(api.new(variant=variant, deal_number=deal), locale="de-DE",
+                     viewport={"width": 1280, "height": 800})
+    found = page.evaluate(ONE_LINE)
+    assert found["lines"] == 1 and found["count"] == 10, found
+    assert not page.locator("#btn-menu").is_visible()
+
+
 @pytest.mark.parametrize(("height", "choose"), [(600, False), (640, True)],
                          ids=["600-playing", "640-choosing"])
 def test_twenty_piles_on_a_small_phone_take_two_lines(api: Api, open_game: Any, height: int,

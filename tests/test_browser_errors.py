@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from browser_support import STATS, Api, moves_seen, settled, top, until
+from test_browser_layout import assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +111,20 @@ def test_a_fault_of_the_page_s_script_is_said_in_place_with_try_again(api: Api, 
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 2)
     open_game.errors.clear()  # (the page logs the fault on the console, for its developer)
+
+
+def test_the_board_fits_below_the_banner_of_a_fault(api: Api, open_game: Any) -> None:
+    """The banner of a fault of the page's script (above the board) pushed
+    the board fitted without it down: its last cards below the window's
+    edge, the page scrolled. The board is fitted again to the room left."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, lambda p: stack_high(p, game, {0: run(14)}),
+                     viewport={"width": 1280, "height": 720})
+    page.route("**/hint", refuse(200, '{"kind": "winnable", "move": "s", "fair": false}'))
+    page.locator("#btn-hint").click()
+    page.locator("#offline").wait_for()
+    assert_fits(page)
+    open_game.errors.clear()  # (the page logs the fault on the console)
 
 
 def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> None:

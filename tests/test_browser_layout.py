@@ -171,6 +171,31 @@ def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> 
         assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
 
 
+# What a stock's or a waste's count covers: the parts of a card's face
+# (its rank and suit, in its corners, and its big suit) that it meets.
+COUNT_COVERS = """(pile) => {
+  const count = document.querySelector(`[data-pile="${pile}"] .count`).getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return [...document.querySelectorAll('#board .card .idx, #board .card .big')]
+    .filter((part) => meet(count, part.getBoundingClientRect()))
+    .map((part) => `${part.closest('.card').dataset.card} ${part.getAttribute('class')}`);
+}"""
+
+
+def test_the_counts_of_the_stock_and_the_waste_hide_no_rank_or_suit(api: Api, open_game: Any) -> None:
+    """The waste's count sat on its card's lower right corner, over the
+    rank and suit printed there (Madame's waste K♣ on a desktop), and on a
+    phone held sideways over the big suit's edge too. It hangs below the
+    card now, and reaches no card of the terrace under it either."""
+    game = api.play(api.new(variant="terrace", deal_number=11), "c1", "s", "s")
+    page = open_game(game, viewport={"width": 1280, "height": 800})
+    for width, height in ((1280, 800), (844, 390)):
+        resize(page, width, height)
+        for pile in ("stock", "waste"):
+            assert page.evaluate(COUNT_COVERS, pile) == [], (width, pile)
+
+
 def played_elsewhere(api: Api, page: Any, game: dict[str, Any]) -> Any:
     """A draw played on ``game`` in another tab, which tells the others:
     the page catches up and says so in a toast (one the prompt does not
@@ -440,6 +465,32 @@ def test_a_phone_turned_during_a_drag_keeps_the_card_in_hand(api: Api, open_game
     moves_seen(page, 2)
     settled(page)
     assert page.locator(".ghost, #board .lifted").count() == 0
+
+
+# Where the pointer holds the card in hand: as fractions of its size.
+GRIP = """([x, y]) => {
+  const ghost = document.querySelector('.ghost').getBoundingClientRect();
+  return [(x - ghost.left) / ghost.width, (y - ghost.top) / ghost.height];
+}"""
+
+
+def test_a_tablet_turned_during_a_drag_keeps_the_card_under_the_finger(api: Api, open_game: Any) -> None:
+    """Drawn anew smaller or larger during a drag (a tablet turned upright:
+    cards of 88 px, then 75), the card in hand kept its place and its
+    size's change went to its right and lower edges: held by its middle,
+    it was held 59% of the way across after the turn. It is held at the
+    same point of it."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"),
+                     viewport={"width": 1024, "height": 768})
+    card = top(page, "t4").bounding_box()
+    press_on(page, card)
+    pointer = [card["x"] + card["width"] / 2 + 20, card["y"] + card["height"] / 2 + 20]
+    page.mouse.move(*pointer, steps=3)
+    before = page.evaluate(GRIP, pointer)
+    resize(page, 768, 1024)
+    after = page.evaluate(GRIP, pointer)
+    page.mouse.up()
+    assert after == pytest.approx(before, abs=0.03), (before, after)
 
 
 def test_the_board_holds_still_as_a_card_is_picked_up_and_put_down(api: Api, open_game: Any) -> None:

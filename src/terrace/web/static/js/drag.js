@@ -56,6 +56,8 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
       ghost.style.setProperty("--cw", getComputedStyle(drag.card).getPropertyValue("--cw"));
       document.body.append(ghost);
       drag.ghost = ghost;
+      // (where the pointer holds the card, as fractions of its size)
+      drag.grip = { x: (drag.x - rect.left) / rect.width, y: (drag.y - rect.top) / rect.height };
       drag.card.classList.add("lifted");
       onStart(drag.pile);
     }
@@ -132,10 +134,14 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
       const card = find(drag.pile);
       if (!card) return drag.pile;
       card.classList.add("lifted");
-      // (the card in hand as large as the cards drawn now)
+      // (the card in hand as large as the cards drawn now, held at the
+      // same point of it: drawn smaller, it was left where it was, the
+      // pointer off its middle or past its edge)
       const rect = card.getBoundingClientRect();
       drag.ghost.style.setProperty("width", `${rect.width}px`);
       drag.ghost.style.setProperty("height", `${rect.height}px`);
+      drag.ghost.style.setProperty("left", `${drag.x - drag.grip.x * rect.width}px`);
+      drag.ghost.style.setProperty("top", `${drag.y - drag.grip.y * rect.height}px`);
       drag.ghost.style.setProperty("--cw", getComputedStyle(card).getPropertyValue("--cw"));
       if (card === drag.card) return drag.pile;
       drag.card = card;

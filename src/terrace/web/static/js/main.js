@@ -45,13 +45,23 @@ function enqueue(action) {
 // drawn. It is said in place, in the page's words, with Try again, which
 // reads the game from the server and draws it anew (load); a toast said the
 // script's English words ("TypeError: ...") for 4.5 s, and nothing after.
+// The board is fitted again below the notice (fitted without it, its last
+// cards were pushed below the window's edge); a fault of that drawing
+// too leaves the board as it was.
 function scriptFailed(error) {
   console.error(error);
   const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   $("#offline-text").hidden = true;
   $("#offline-why").textContent = t("error.script", { error: why });
   $("#offline-why").hidden = false;
+  const shown = !$("#offline").hidden;
   $("#offline").hidden = false;
+  if (shown || !app.game) return;
+  try {
+    drawBoard();
+  } catch (again) {
+    console.error(again);
+  }
 }
 
 // (the same for one outside the queue: a panel's button, a timer; not the
