@@ -676,6 +676,36 @@ def test_a_verdict_cache_whose_journal_is_a_pipe_is_refused_at_once(tmp_path: Pa
                      "regular file: move it away; solver.sqlite3 was left untouched"]
 
 
+def test_a_verdict_cache_linked_to_a_file_whose_journal_there_is_a_pipe_is_refused_at_once(
+        tmp_path: Path) -> None:
+    """The check looked for side files beside the link, not beside the file
+    it names, where SQLite keeps them: a pipe there as the journal kept
+    terrace deal --winnable waiting for ever."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    made = sqlite3.connect(elsewhere / "cache.db")
+    made.execute("CREATE TABLE verdicts (x)")
+    made.close()
+    os.mkfifo(elsewhere / "cache.db-journal")
+    cache = tmp_path / "solver.sqlite3"
+    cache.symlink_to(elsewhere / "cache.db")
+    found: list[str] = []
+
+    def check() -> None:
+        try:
+            check_verdict_cache(cache)
+        except StoreError as error:
+            found.append(str(error))
+
+    checking = threading.Thread(target=check, daemon=True)
+    checking.start()
+    checking.join(2.0)
+    if checking.is_alive():  # (let the waiting read go)
+        os.close(os.open(elsewhere / "cache.db-journal", os.O_RDWR | os.O_NONBLOCK))
+    assert found == ["cache.db-journal, where SQLite keeps the journal of solver.sqlite3, is not a "
+                     "regular file: move it away; solver.sqlite3 was left untouched"]
+
+
 def test_statistics_survive_junk_already_stored(db: Path) -> None:
     record = golden("terrace-won")
     with open_store(db) as store:

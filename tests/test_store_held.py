@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +204,43 @@ def test_a_server_killed_before_it_closed_still_noted_its_games(tmp_path: Path) 
     with pytest.raises(StoreError, match=noted):
         open_store(db)
     assert db.stat().st_size == 0
+
+
+def _verdict_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The read-only connections (the check's) opened from now on."""
+    opened: list[str] = []
+    connect = sqlite3.connect
+
+    def counted(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if "mode=ro" in str(database):
+            opened.append(str(database))
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", counted)
+    return opened
+
+
+def test_a_verdict_cache_found_sound_is_not_checked_again_until_it_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_verdict_cache read the whole cache (quick_check) at every
+    deal --winnable and survey. Found sound, or closed by a store that
+    opened it so, it is not read again; changed by another program, it is."""
+    from terrace.rules import Rules
+    from terrace.solver.verdicts import Verdict, VerdictStore
+    from terrace.storage.files import check_verdict_cache
+
+    cache = tmp_path / "solver.sqlite3"
+    VerdictStore(str(cache)).close()
+    os.utime(cache, ns=(time.time_ns(), time.time_ns() + 10**9))  # (written to by another program)
+    checks = _verdict_checks(monkeypatch)
+    check_verdict_cache(cache)
+    check_verdict_cache(cache)
+    assert len(checks) == 1
+    store = VerdictStore(str(cache))
+    store.put(Rules(), 1, Verdict("won", 10, 0.1, 1.0))
+    store.close()
+    check_verdict_cache(cache)
+    assert len(checks) == 1
+    os.utime(cache, ns=(time.time_ns(), time.time_ns() + 2 * 10**9))
+    check_verdict_cache(cache)
+    assert len(checks) == 2

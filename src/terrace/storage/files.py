@@ -26,6 +26,7 @@ from pathlib import Path
 
 from terrace.refusals import Reason, Refusal
 from terrace.storage.base import StoreError, StoreWriteError
+from terrace.storage.held import note_held, sealed_since
 from terrace.storage.migrations import APPLICATION_ID
 from terrace.storage.paths import label
 
@@ -261,9 +262,13 @@ def check_verdict_cache(path: Path) -> None:
     that cannot serve as the solver's verdict cache: one
     :func:`verdict_file_fault` refuses, not an SQLite file, a games
     database of ours, or a damaged one. A missing or empty file is fine
-    (it becomes the cache). Nothing is written."""
+    (it becomes the cache). A symbolic link is followed first (SQLite keeps
+    the side files beside the file it points to). A cache found sound is
+    noted as the games database is (:mod:`terrace.storage.held`): checked
+    again only once it has changed. Nothing is written beside it."""
     name = label(path)
-    if (fault := verdict_file_fault(path)) is not None:
+    path = Path(os.path.realpath(path))
+    if (fault := verdict_file_fault(path, name)) is not None:
         raise DatabaseFileError(fault)
     try:
         with path.open("rb") as file:
@@ -278,23 +283,55 @@ def check_verdict_cache(path: Path) -> None:
         raise DatabaseFileError(f"{name} is not a verdict cache (not an SQLite file); it was left untouched")
     if len(header) >= 72 and int.from_bytes(header[68:72], "big", signed=True) == APPLICATION_ID:
         raise DatabaseFileError(f"{name} is a database of saved games, not a verdict cache")
+    if verdict_cache_sealed(path):
+        return
+    check = _quick_check(path, name)
+    if check is None:
+        return
+    if check != "ok":
+        raise damaged(name, check)
+    seal_verdict_cache(path)
+
+
+def _logged(path: Path) -> bool:
+    """True when a log or journal holding changes lies beside ``path``."""
+    return any(nonempty(Path(f"{path}{side}")) for side in ("-wal", "-journal"))
+
+
+def verdict_cache_sealed(path: Path) -> bool:
+    """True when the verdict cache ``path`` (links followed) is as a check
+    or a store left it sound, no log or journal beside it (see
+    :func:`~terrace.storage.held.sealed_since`)."""
+    return not _logged(path) and sealed_since(path)
+
+
+def seal_verdict_cache(path: Path) -> None:
+    """Note the verdict cache ``path`` (links followed), found sound or
+    written only through SQLite since it was, as sound as it is now
+    (nothing is noted while a log or journal lies beside it)."""
+    if not _logged(path):
+        note_held(path, 0, sealed=True)
+
+
+def _quick_check(path: Path, name: str) -> str | None:
+    """SQLite's ``quick_check`` of the verdict cache ``path`` ("ok" when
+    sound), or None when a transaction was left half-written in it (a
+    killed survey: the store's first write undoes it)."""
     before = side_files(path)
     try:
-        probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=PROBE_SECONDS)
+        probe = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=PROBE_SECONDS)
         try:
-            check = probe.execute("PRAGMA quick_check(1)").fetchone()[0]
+            return str(probe.execute("PRAGMA quick_check(1)").fetchone()[0])
         finally:
             probe.close()
     except sqlite3.Error as error:
         if is_busy(error):  # (held by another program, not damaged)
             raise busy_error(name) from None
         if getattr(error, "sqlite_errorcode", None) == SQLITE_READONLY_ROLLBACK:
-            return  # (a transaction left half-written, by a killed survey: the store's first write undoes it)
-        check = str(error)
+            return None
+        return str(error)
     finally:
         remove_new_side_files(path, before)
-    if check != "ok":
-        raise damaged(name, check)
 
 
 def nonempty(path: Path) -> bool:

@@ -163,7 +163,7 @@ def _held(entry: Any) -> Held | None:
     born, sealed = rest if rest else (None, None)
     if not all(_whole(v) for v in (device, inode)) or not (born is None or _whole(born)):
         return None
-    if games is not None and not (_whole(games) and games > 0):
+    if games is not None and not (_whole(games) and (games > 0 or (games == 0 and sealed is not None))):
         return None
     if sealed is not None and not (isinstance(sealed, list) and len(sealed) == 2
                                    and all(map(_whole, sealed))):
@@ -173,9 +173,10 @@ def _held(entry: Any) -> Held | None:
 
 def note_held(file: Path, games: int | None, note: Path | None = None, sealed: bool = False) -> None:
     """Note that ``file`` held ``games`` games as it was closed (None: it
-    was emptied while open; 0 forgets it: nothing of it can be lost), and,
-    when ``sealed``, that it was left sound as it is now (its size and
-    time of change)."""
+    was emptied while open; 0 forgets it, nothing of it can be lost, unless
+    ``sealed``: the solver's verdict cache is noted so), and, when
+    ``sealed``, that it was left sound as it is now (its size and time of
+    change)."""
     note = held_note_path() if note is None else note
     try:
         info = file.stat()
@@ -184,7 +185,7 @@ def note_held(file: Path, games: int | None, note: Path | None = None, sealed: b
     notes = _read(note)
     key = _key(file)
     state = [info.st_size, info.st_mtime_ns] if sealed else None
-    entry = None if games == 0 else [info.st_dev, info.st_ino, games, birth_ns(file), state]
+    entry = None if games == 0 and not sealed else [info.st_dev, info.st_ino, games, birth_ns(file), state]
     if notes.get(key) == entry:
         return
     notes.pop(key, None)
@@ -223,7 +224,7 @@ def emptied_since(file: Path, note: Path | None = None) -> Held | None:
     """The note of ``file`` when the file is empty now and is the very
     file noted holding games, else None."""
     noted = _noted(file, note)
-    if noted is None or noted[1].st_size:
+    if noted is None or noted[1].st_size or noted[0].games == 0:
         return None
     return noted[0]
 
