@@ -244,3 +244,21 @@ def test_a_verdict_cache_found_sound_is_not_checked_again_until_it_changes(
     os.utime(cache, ns=(time.time_ns(), time.time_ns() + 2 * 10**9))
     check_verdict_cache(cache)
     assert len(checks) == 2
+
+
+def test_an_import_killed_midway_noted_the_games_it_added(tmp_path: Path) -> None:
+    """An import noted the file's games only as the store closed it: one
+    killed midway (SIGKILL, a power cut) noted nothing, and its file
+    emptied afterwards became a new, empty database. Each chunk written
+    notes the count (at most once in NOTE_SECONDS, as a game made does)."""
+    db = tmp_path / "games.sqlite"
+    source = open_store(":memory:")
+    games = [source.get(start(source, golden(name)).id) for name in ("terrace-lost", "terrace-won")]
+    killed = open_store(db)
+    killed.add_games(games)
+    killed._conn.close()  # (no close of the store: nothing noted then)
+    sqlite3.connect(db).close()  # (its log folded in, as the next opening does)
+    os.truncate(db, 0)
+    with pytest.raises(StoreError, match=r"^games\.sqlite is empty: Terrace last noted 2 saved games in it"):
+        open_store(db)
+

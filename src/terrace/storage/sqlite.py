@@ -2480,13 +2480,18 @@ class SqliteStore:
         its file emptied afterwards was taken for a new one), at most once
         in :data:`NOTE_SECONDS` (the note costs 0.5 ms: a burst of games
         made at once, as tests make them, notes its first)."""
-        now = time.monotonic()
-        if self._file is None or not self._noting() or self._written_over or self._emptied:
+        if not self._note_due():
             return
-        if self._noted_at is not None and now - self._noted_at < NOTE_SECONDS:
-            return
-        self._noted_at = now
+        assert self._file is not None
+        self._noted_at = time.monotonic()
         note_held(self._file, games)
+
+    def _note_due(self) -> bool:
+        """Whether games added now are to be noted (:meth:`_note_running`):
+        the store notes this file, and did not in the last :data:`NOTE_SECONDS`."""
+        if self._file is None or not self._noting() or self._written_over or self._emptied:
+            return False
+        return self._noted_at is None or time.monotonic() - self._noted_at >= NOTE_SECONDS
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
@@ -2765,6 +2770,7 @@ class SqliteStore:
             if begin and self._file is not None:  # (no other connection reaches :memory:)
                 time.sleep(IMPORT_PAUSE)
             written = sum(1 for _, fresh in result[:begin] if fresh)  # (added or brought up to date)
+            held: int | None = None  # (the games the file holds once this chunk is in, when due for a note)
             try:
                 with self._transaction(write=True, action="import") as conn:
                     # (read again: another program may have written since)
@@ -2831,10 +2837,15 @@ class SqliteStore:
                         trust_lines(conn)
                     if kept:
                         trust_found(conn, FOUND_VERSION)
+                    if self._note_due():  # (an import killed midway noted nothing: its file emptied
+                        # afterwards was taken for a new one, or one of the old count)
+                        held = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
             except StoreError as error:
                 if not written:
                     raise
                 raise ImportStoppedError(written, error) from None
+            if held is not None:
+                self._note_running(held)
             if committed is not None:
                 committed.extend(result[i][0] for i in range(begin, end) if result[i][1])
             begin = end
