@@ -262,3 +262,17 @@ def test_an_import_killed_midway_noted_the_games_it_added(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match=r"^games\.sqlite is empty: Terrace last noted 2 saved games in it"):
         open_store(db)
 
+
+def test_a_file_refused_as_emptied_is_refused_in_english_and_german(tmp_path: Path, emptied_db: Path) -> None:
+    """The refusals of a file at opening were English words only, where the
+    other refusals are coded with English and German."""
+    note = held_note_path()
+    note_held(emptied_db, 3, note)
+    os.truncate(emptied_db, 0)
+    with pytest.raises(StoreError) as refused:
+        open_store(emptied_db)
+    reason = refused.value.reason
+    assert reason is not None and str(refused.value) == reason.text("en")
+    assert reason.text("de").startswith(
+        "games.sqlite ist leer: Terrace hat zuletzt 3 gespeicherte Spiele darin vermerkt")
+    assert str(refused.value).startswith("games.sqlite is empty: Terrace last noted 3 saved games in it")

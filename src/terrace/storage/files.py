@@ -61,9 +61,7 @@ class NoDatabaseError(DatabaseFileError):
     store was opened only to read: nothing is created."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(
-            f"there is no games database {name} yet (no game was saved there); nothing was created"
-        )
+        super().__init__(Reason(Refusal.DATABASE_NONE_YET, name=name))
 
 
 @dataclass(frozen=True)
@@ -75,6 +73,12 @@ class Header:
     has_wal: bool
 
 
+def unreadable(name: str, error: OSError) -> DatabaseFileError:
+    """The error for a database file (named ``name``) the system would not read."""
+    why = str(error.strerror or error)
+    return DatabaseFileError(Reason(Refusal.DATABASE_UNREADABLE, name=name, text=why))
+
+
 def damaged(name: str, why: str) -> DatabaseFileError:
     """The error for a database file that is damaged (one line: SQLite's
     own report may have several)."""
@@ -83,21 +87,16 @@ def damaged(name: str, why: str) -> DatabaseFileError:
 
 def foreign(name: str) -> DatabaseFileError:
     """The error for another program's SQLite database."""
-    return DatabaseFileError(
-        f"{name} is an SQLite database of another program, not a Terrace one; it was left untouched"
-    )
+    return DatabaseFileError(Reason(Refusal.DATABASE_FOREIGN, name=name))
 
 
 def emptied(name: str, games: int | None) -> DatabaseFileError:
     """The error for a database file found empty that held ``games``
     games when Terrace last saw it (None: another program emptied it
     while Terrace had it open): it became a new database without a word."""
-    when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
-            else f"Terrace last noted {games} saved game{'s' if games != 1 else ''} in it (as it "
-                 "closed it, or as a game was added), and something emptied it since (cut it to 0 bytes)")
-    return DatabaseFileError(
-        f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
-        "move it away and restore a backup (terrace import), or delete it to start a new database")
+    if games is None:
+        return DatabaseFileError(Reason(Refusal.DATABASE_EMPTIED_WHILE_OPEN, name=name))
+    return DatabaseFileError(Reason(Refusal.DATABASE_EMPTIED_NOTED, name=name, games=games))
 
 
 VERDICT_TABLES = frozenset({"verdicts"})
@@ -108,8 +107,7 @@ def verdict_cache(name: str) -> DatabaseFileError:
     """The error for the solver's verdict cache given as the games database
     (it was called "another program's"; the slip is easy, the two files lie
     side by side)."""
-    return DatabaseFileError(f"{name} is the solver's verdict cache, not a database of saved games; "
-                             "it was left untouched")
+    return DatabaseFileError(Reason(Refusal.DATABASE_IS_VERDICT_CACHE, name=name))
 
 
 def inspect_file(path: Path, name: str | None = None) -> Header | None:
@@ -126,11 +124,11 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
         _no_orphan_log(path, name)
         return None
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if stat.S_ISDIR(info.st_mode):
-        raise DatabaseFileError(f"{name} is a folder, not a database file")
+        raise DatabaseFileError(Reason(Refusal.DATABASE_FOLDER, name=name))
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseFileError(f"{name} is not a regular file")
+        raise DatabaseFileError(Reason(Refusal.DATABASE_NOT_FILE, name=name))
     if info.st_size == 0 and not _reads_any(path, name):  # (a file of /proc says 0 and holds text)
         _no_orphan_log(path, name)
         return None
@@ -142,11 +140,9 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
             # whose size then said 0 where the header now gives a page)
             size = os.fstat(file.fileno()).st_size
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if not is_sqlite_header(header):
-        raise DatabaseFileError(
-            f"{name} is not a Terrace database (not an SQLite file); it was left untouched"
-        )
+        raise DatabaseFileError(Reason(Refusal.DATABASE_NOT_SQLITE, name=name))
     if len(header) < 100:
         raise damaged(name, "shorter than an SQLite header")
     page_size = int.from_bytes(header[16:18], "big")
@@ -214,7 +210,7 @@ def _reads_any(path: Path, name: str) -> bool:
         with path.open("rb") as file:
             return bool(file.read(1))
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
 
 
 def is_sqlite_header(header: bytes) -> bool:
@@ -276,13 +272,13 @@ def check_verdict_cache(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if not header:
         return
     if not is_sqlite_header(header):
-        raise DatabaseFileError(f"{name} is not a verdict cache (not an SQLite file); it was left untouched")
+        raise DatabaseFileError(Reason(Refusal.VERDICT_CACHE_NOT_SQLITE, name=name))
     if len(header) >= 72 and int.from_bytes(header[68:72], "big", signed=True) == APPLICATION_ID:
-        raise DatabaseFileError(f"{name} is a database of saved games, not a verdict cache")
+        raise DatabaseFileError(Reason(Refusal.VERDICT_CACHE_GAMES, name=name))
     if verdict_cache_sealed(path):
         return
     check = _quick_check(path, name)
@@ -348,10 +344,7 @@ def _no_orphan_log(path: Path, name: str) -> None:
     in use): SQLite would start afresh and delete the log, the last copy of
     them."""
     if nonempty(Path(f"{path}-wal")):
-        raise DatabaseFileError(
-            f"{name} is missing or empty, but its log {label(path)}-wal holds changes: "
-            "put the database file back, or move the log away to start a new database"
-        )
+        raise DatabaseFileError(Reason(Refusal.DATABASE_ORPHAN_LOG, name=name, log=f"{label(path)}-wal"))
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:

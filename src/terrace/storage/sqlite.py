@@ -1608,7 +1608,7 @@ class SqliteStore:
         elif games is not None:
             sealed = self._found_sound and not any(nonempty(Path(f"{self._file}{side}"))
                                              for side in ("-wal", "-journal"))
-            note_held(self._file, games, sealed=sealed)
+            note_held(self._file, games, sealed=sealed and games > 0)  # (a file of no game: forgotten)
 
     def _close_without_checkpoint(self) -> None:
         """Close the connection without folding its log into the file:
