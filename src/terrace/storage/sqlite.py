@@ -108,7 +108,7 @@ from terrace.storage.files import (
     unsaved_problem,
     verdict_cache,
 )
-from terrace.storage.held import emptied_since, note_held, sealed_since
+from terrace.storage.held import emptied_since, held_open_sound, note_held, sealed_since
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
@@ -1305,8 +1305,8 @@ class SqliteStore:
         header = inspect_file(path, name)
         if header is None and (held := emptied_since(path)) is not None:
             raise emptied(name, held.games)
-        self._sealed = (header is not None and not header.has_wal and not nonempty(Path(f"{path}-journal"))
-                        and sealed_since(path))
+        self._sealed = (header is not None and not nonempty(Path(f"{path}-journal"))
+                        and (held_open_sound(path) if header.has_wal else sealed_since(path)))
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
@@ -1482,6 +1482,7 @@ class SqliteStore:
         opening of 20,000 games (510 MB), more than 6 s at 100,000."""
         self._found_sound = self._sealed
         if self._sealed:
+            self._note_holding(conn)
             return
         conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
@@ -1492,6 +1493,7 @@ class SqliteStore:
         if broken:
             raise damaged(self._name, f"SQLite's check says: {broken[0]}")
         self._found_sound = found == ["ok"]
+        self._note_holding(conn)
         if found != ["ok"]:
             log.warning("%s: some rows break the database's constraints (%s); a game with such "
                         "a row is treated as damaged", self._name, "; ".join(sorted(set(found))))
@@ -2484,7 +2486,25 @@ class SqliteStore:
             return
         assert self._file is not None
         self._noted_at = time.monotonic()
-        note_held(self._file, games)
+        note_held(self._file, games, holder=self._holder())
+
+    def _holder(self) -> int | None:
+        """This process, when it found the file sound as it opened it and
+        may write (see :func:`~terrace.storage.held.held_open_sound`)."""
+        return os.getpid() if self._found_sound and not self.read_only else None
+
+    def _note_holding(self, conn: sqlite3.Connection) -> None:
+        """Note, as a store that may write opens a file it found sound,
+        that this process holds it so: ``terrace stats`` beside a running
+        server, which finds its log, need not check all of it again."""
+        if self._holder() is None or self._file is None:
+            return
+        try:
+            games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.Error:
+            return
+        if games:
+            note_held(self._file, games, holder=self._holder())
 
     def _note_due(self) -> bool:
         """Whether games added now are to be noted (:meth:`_note_running`):
