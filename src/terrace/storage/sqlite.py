@@ -1093,6 +1093,9 @@ class SqliteStore:
         opening does not check all of it again."""
         self._found_sound = False
         """True when the opening found the file sound (checked, or sealed)."""
+        self._holding_noted = False
+        """Whether this store noted that it holds the file it found sound
+        (:meth:`_note_holding`, at its first write: its log then holds something)."""
         self._noted_at: float | None = None
         """When a game added last noted the file (``time.monotonic()``)."""
         if str(path) == MEMORY:
@@ -1482,7 +1485,6 @@ class SqliteStore:
         opening of 20,000 games (510 MB), more than 6 s at 100,000."""
         self._found_sound = self._sealed
         if self._sealed:
-            self._note_holding(conn)
             return
         conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
@@ -1493,7 +1495,6 @@ class SqliteStore:
         if broken:
             raise damaged(self._name, f"SQLite's check says: {broken[0]}")
         self._found_sound = found == ["ok"]
-        self._note_holding(conn)
         if found != ["ok"]:
             log.warning("%s: some rows break the database's constraints (%s); a game with such "
                         "a row is treated as damaged", self._name, "; ".join(sorted(set(found))))
@@ -1716,6 +1717,8 @@ class SqliteStore:
                         self._mend_indexes(conn, write)
                     yield conn
                     conn.execute("COMMIT")
+                    if write and not self._holding_noted:
+                        self._note_holding(conn)
                     if write and self._stamp is not None:
                         # (the commit may have folded the log into the file)
                         self._take_stamp(self._stamp_version)
@@ -2494,10 +2497,12 @@ class SqliteStore:
         return os.getpid() if self._found_sound and not self.read_only else None
 
     def _note_holding(self, conn: sqlite3.Connection) -> None:
-        """Note, as a store that may write opens a file it found sound,
-        that this process holds it so: ``terrace stats`` beside a running
-        server, which finds its log, need not check all of it again."""
-        if self._holder() is None or self._file is None:
+        """Note, as a store that found the file sound as it opened it first
+        writes to it (its log then holds something), that this process
+        holds it so: ``terrace stats`` beside a running server, which finds
+        its log, need not check all of it again."""
+        self._holding_noted = True
+        if self._holder() is None or self._file is None or not self._noting():
             return
         try:
             games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
