@@ -653,14 +653,17 @@ def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path:
     assert sorted(files_in(tmp_path)) == ["cache.fifo"]
 
 
-def test_a_verdict_cache_whose_journal_is_a_pipe_is_refused_at_once(tmp_path: Path) -> None:
-    """Its check opened the cache, and SQLite, finding a journal, read the
-    pipe: terrace deal --winnable and survey waited for ever."""
-    cache = tmp_path / "solver.sqlite3"
+def _verdict_cache_beside_a_pipe(cache: Path) -> None:
+    """A verdict cache at ``cache`` with a pipe as its journal."""
     made = sqlite3.connect(cache)
     made.execute("CREATE TABLE verdicts (x)")
     made.close()
-    os.mkfifo(tmp_path / "solver.sqlite3-journal")
+    os.mkfifo(f"{cache}-journal")
+
+
+def _checked_within(cache: Path, seconds: float) -> list[str]:
+    """The refusal of ``cache``'s check, when it comes within ``seconds``
+    (a check still waiting then has its pipe's read let go)."""
     found: list[str] = []
 
     def check() -> None:
@@ -671,9 +674,34 @@ def test_a_verdict_cache_whose_journal_is_a_pipe_is_refused_at_once(tmp_path: Pa
 
     checking = threading.Thread(target=check, daemon=True)
     checking.start()
-    checking.join(5.0)
-    assert found == ["solver.sqlite3-journal, where SQLite keeps the journal of solver.sqlite3, is not a "
-                     "regular file: move it away; solver.sqlite3 was left untouched"]
+    checking.join(seconds)
+    if checking.is_alive():
+        os.close(os.open(f"{os.path.realpath(cache)}-journal", os.O_RDWR | os.O_NONBLOCK))
+    return found
+
+
+def test_a_verdict_cache_whose_journal_is_a_pipe_is_refused_at_once(tmp_path: Path) -> None:
+    """Its check opened the cache, and SQLite, finding a journal, read the
+    pipe: terrace deal --winnable and survey waited for ever."""
+    cache = tmp_path / "solver.sqlite3"
+    _verdict_cache_beside_a_pipe(cache)
+    assert _checked_within(cache, 5.0) == [
+        "solver.sqlite3-journal, where SQLite keeps the journal of solver.sqlite3, is not a "
+        "regular file: move it away; solver.sqlite3 was left untouched"]
+
+
+def test_a_verdict_cache_linked_to_a_file_whose_journal_there_is_a_pipe_is_refused_at_once(
+        tmp_path: Path) -> None:
+    """The check looked for side files beside the link, not beside the file
+    it names, where SQLite keeps them: a pipe there as the journal kept
+    terrace deal --winnable waiting for ever."""
+    (tmp_path / "elsewhere").mkdir()
+    _verdict_cache_beside_a_pipe(tmp_path / "elsewhere" / "cache.db")
+    cache = tmp_path / "solver.sqlite3"
+    cache.symlink_to(tmp_path / "elsewhere" / "cache.db")
+    assert _checked_within(cache, 2.0) == [
+        "cache.db-journal, where SQLite keeps the journal of solver.sqlite3, is not a "
+        "regular file: move it away; solver.sqlite3 was left untouched"]
 
 
 def test_statistics_survive_junk_already_stored(db: Path) -> None:

@@ -731,9 +731,9 @@ def test_a_database_made_between_the_first_look_and_the_read_is_not_damaged(
     db.touch()
     looked = files._reads_any
 
-    def made_meanwhile(path: Path) -> bool:
+    def made_meanwhile(path: Path, name: str) -> bool:
         db.write_bytes(made.read_bytes())  # another process made it just now
-        return looked(path)
+        return looked(path, name)
 
     monkeypatch.setattr(files, "_reads_any", made_meanwhile)
     with open_store(db) as store:

@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +204,109 @@ def test_a_server_killed_before_it_closed_still_noted_its_games(tmp_path: Path) 
     with pytest.raises(StoreError, match=noted):
         open_store(db)
     assert db.stat().st_size == 0
+
+
+def _verdict_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The read-only connections (the check's) opened from now on."""
+    opened: list[str] = []
+    connect = sqlite3.connect
+
+    def counted(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if "mode=ro" in str(database):
+            opened.append(str(database))
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", counted)
+    return opened
+
+
+def test_a_verdict_cache_found_sound_is_not_checked_again_until_it_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_verdict_cache read the whole cache (quick_check) at every
+    deal --winnable and survey. Found sound, or closed by a store that
+    opened it so, it is not read again; changed by another program, it is."""
+    from terrace.rules import Rules
+    from terrace.solver.verdicts import Verdict, VerdictStore
+    from terrace.storage.files import check_verdict_cache
+
+    cache = tmp_path / "solver.sqlite3"
+    VerdictStore(str(cache)).close()
+    os.utime(cache, ns=(time.time_ns(), time.time_ns() + 10**9))  # (written to by another program)
+    checks = _verdict_checks(monkeypatch)
+    check_verdict_cache(cache)
+    check_verdict_cache(cache)
+    assert len(checks) == 1
+    store = VerdictStore(str(cache))
+    store.put(Rules(), 1, Verdict("won", 10, 0.1, 1.0))
+    store.close()
+    check_verdict_cache(cache)
+    assert len(checks) == 1
+    os.utime(cache, ns=(time.time_ns(), time.time_ns() + 2 * 10**9))
+    check_verdict_cache(cache)
+    assert len(checks) == 2
+
+
+def test_an_import_killed_midway_noted_the_games_it_added(tmp_path: Path) -> None:
+    """An import noted the file's games only as the store closed it: one
+    killed midway (SIGKILL, a power cut) noted nothing, and its file
+    emptied afterwards became a new, empty database. Each chunk written
+    notes the count (at most once in NOTE_SECONDS, as a game made does)."""
+    db = tmp_path / "games.sqlite"
+    source = open_store(":memory:")
+    games = [source.get(start(source, golden(name)).id) for name in ("terrace-lost", "terrace-won")]
+    killed = open_store(db)
+    killed.add_games(games)
+    killed._conn.close()  # (no close of the store: nothing noted then)
+    sqlite3.connect(db).close()  # (its log folded in, as the next opening does)
+    os.truncate(db, 0)
+    with pytest.raises(StoreError, match=r"^games\.sqlite is empty: Terrace last noted 2 saved games in it"):
+        open_store(db)
+
+
+def test_a_file_refused_as_emptied_is_refused_in_english_and_german(tmp_path: Path, emptied_db: Path) -> None:
+    """The refusals of a file at opening were English words only, where the
+    other refusals are coded with English and German."""
+    note = held_note_path()
+    note_held(emptied_db, 3, note)
+    os.truncate(emptied_db, 0)
+    with pytest.raises(StoreError) as refused:
+        open_store(emptied_db)
+    reason = refused.value.reason
+    assert reason is not None and str(refused.value) == reason.text("en")
+    assert reason.text("de").startswith(
+        "games.sqlite ist leer: Terrace hat zuletzt 3 gespeicherte Spiele darin vermerkt")
+    assert str(refused.value).startswith("games.sqlite is empty: Terrace last noted 3 saved games in it")
+
+
+def test_stats_beside_a_running_server_need_not_check_the_file_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """terrace stats on the file a server holds open found its log and
+    checked the whole file at every run (1.3 s at 510 MB). The server notes
+    that it found the file sound as it opened it; a reader that finds that
+    process still holding the file (its lock on the -shm index) skips the
+    check; once the server is gone, it checks again."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        start(store, golden("terrace-lost"))
+    ready, go = os.pipe(), os.pipe()
+    server = os.fork()
+    if server == 0:  # (the server: opens the file, adds a game, holds it open)
+        try:
+            held_open = open_store(db)
+            start(held_open, golden("terrace-won"))
+            os.write(ready[1], b"1")
+            os.read(go[0], 1)
+        finally:
+            os._exit(0)
+    try:
+        assert os.read(ready[0], 1) == b"1"
+        assert Path(f"{db}-wal").stat().st_size > 0
+        ran = _checks(monkeypatch)
+        with open_store(db, read_only=True) as reader:
+            assert len(reader.game_ids()) == 2
+        assert ran == []
+    finally:
+        os.write(go[1], b"1")
+        os.waitpid(server, 0)
+    open_store(db, read_only=True).close()  # (the server gone without closing: its log left)
+    assert len(ran) == 1

@@ -211,6 +211,19 @@ class Refusal(StrEnum):
     FAULT_DISK_FAILED = "fault-disk-failed"
     FAULT_FILE_REPLACED = "fault-file-replaced"
     FAULT_FILE_EMPTIED = "fault-file-emptied"
+    # A file refused as it is opened, before SQLite touches it (said on the
+    # command line, and by a server that does not start)
+    DATABASE_EMPTIED_NOTED = "database-emptied-noted"
+    DATABASE_EMPTIED_WHILE_OPEN = "database-emptied-while-open"
+    DATABASE_FOREIGN = "database-foreign"
+    DATABASE_NOT_SQLITE = "database-not-sqlite"
+    DATABASE_FOLDER = "database-folder"
+    DATABASE_NOT_FILE = "database-not-file"
+    DATABASE_UNREADABLE = "database-unreadable"
+    DATABASE_ORPHAN_LOG = "database-orphan-log"
+    DATABASE_IS_VERDICT_CACHE = "database-is-verdict-cache"
+    DATABASE_NONE_YET = "database-none-yet"
+    VERDICT_CACHE_NOT_SQLITE = "verdict-cache-not-sqlite"
     # A file beside a database (games or verdicts) where SQLite keeps one of
     # its own that is not a file ({role} is one of the SIDE_ROLE_* words)
     SIDE_FILE_FOLDER = "side-file-folder"
@@ -753,6 +766,54 @@ WORDINGS: dict[Refusal, Wording] = {
         "gespeicherten Spiele sind daraus verschwunden; es wird nichts mehr darin gespeichert: bitte Terrace "
         "beenden und eine Sicherung zurückspielen oder eine neue Datenbank beginnen, wie Terrace beim "
         "nächsten Start sagt"),
+    Refusal.DATABASE_EMPTIED_NOTED: Wording(
+        503, "{name} is empty: Terrace last noted {games:#saved game/saved games} in it (as it closed it, or "
+             "as a game was added), and something emptied it since (cut it to 0 bytes), so the games saved "
+             "in it are gone from it; it was left as it is: move it away and restore a backup (terrace "
+             "import), or delete it to start a new database",
+        "{name} ist leer: Terrace hat zuletzt {games:#gespeichertes Spiel/gespeicherte Spiele} darin "
+        "vermerkt (beim Schließen oder als ein Spiel hinzukam), und seitdem hat etwas die Datei geleert "
+        "(auf 0 Bytes gekürzt), die darin gespeicherten Spiele sind also daraus verschwunden; sie blieb, "
+        "wie sie ist: bitte beiseitelegen und eine Sicherung zurückspielen (terrace import) oder löschen, "
+        "um eine neue Datenbank zu beginnen"),
+    Refusal.DATABASE_EMPTIED_WHILE_OPEN: Wording(
+        503, "{name} is empty: another program emptied it (cut it to 0 bytes) while Terrace had it open, "
+             "so the games saved in it are gone from it; it was left as it is: move it away and restore a "
+             "backup (terrace import), or delete it to start a new database",
+        "{name} ist leer: Ein anderes Programm hat die Datei geleert (auf 0 Bytes gekürzt), während "
+        "Terrace sie offen hatte, die darin gespeicherten Spiele sind also daraus verschwunden; sie blieb, "
+        "wie sie ist: bitte beiseitelegen und eine Sicherung zurückspielen (terrace import) oder löschen, "
+        "um eine neue Datenbank zu beginnen"),
+    Refusal.DATABASE_FOREIGN: Wording(
+        503, "{name} is an SQLite database of another program, not a Terrace one; it was left untouched",
+        "{name} ist eine SQLite-Datenbank eines anderen Programms, keine von Terrace; sie blieb unverändert"),
+    Refusal.DATABASE_NOT_SQLITE: Wording(
+        503, "{name} is not a Terrace database (not an SQLite file); it was left untouched",
+        "{name} ist keine Datenbank von Terrace (keine SQLite-Datei); sie blieb unverändert"),
+    Refusal.DATABASE_FOLDER: Wording(
+        503, "{name} is a folder, not a database file",
+        "{name} ist ein Ordner, keine Datei einer Datenbank"),
+    Refusal.DATABASE_NOT_FILE: Wording(
+        503, "{name} is not a regular file",
+        "{name} ist keine gewöhnliche Datei (eine Pipe oder ein Gerät)"),
+    Refusal.DATABASE_UNREADABLE: Wording(
+        503, "cannot read {name}: {text}",
+        "{name} lässt sich nicht lesen (System: {text})"),
+    Refusal.DATABASE_ORPHAN_LOG: Wording(
+        503, "{name} is missing or empty, but its log {log} holds changes: put the database file back, "
+             "or move the log away to start a new database",
+        "{name} fehlt oder ist leer, aber ihr Protokoll {log} enthält Änderungen: bitte die Datei der "
+        "Datenbank zurücklegen oder das Protokoll beiseitelegen, um eine neue Datenbank zu beginnen"),
+    Refusal.DATABASE_IS_VERDICT_CACHE: Wording(
+        503, "{name} is the solver's verdict cache, not a database of saved games; it was left untouched",
+        "{name} ist der Speicher des Lösers, keine Datenbank gespeicherter Spiele; er blieb unverändert"),
+    Refusal.DATABASE_NONE_YET: Wording(
+        503, "there is no games database {name} yet (no game was saved there); nothing was created",
+        "Es gibt noch keine Datenbank der Spiele {name} (dort wurde kein Spiel gespeichert); es wurde "
+        "nichts angelegt"),
+    Refusal.VERDICT_CACHE_NOT_SQLITE: Wording(
+        503, "{name} is not a verdict cache (not an SQLite file); it was left untouched",
+        "{name} ist kein Speicher des Lösers (keine SQLite-Datei); sie blieb unverändert"),
     Refusal.SIDE_FILE_FOLDER: Wording(
         503, "{side}, where SQLite keeps the {role} of {name}, is a folder: move it away; {name} was left "
              "untouched",

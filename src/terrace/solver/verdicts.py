@@ -36,7 +36,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import LATER_OPTIONS, Rules
-from terrace.storage.files import verdict_file_fault
+from terrace.storage.files import seal_verdict_cache, verdict_cache_sealed, verdict_file_fault
 from terrace.storage.migrations import APPLICATION_ID as GAMES_APPLICATION_ID
 from terrace.storage.paths import default_verdicts_path, no_new_file
 
@@ -232,6 +232,10 @@ class VerdictStore:
             self._db = sqlite3.connect(self.path, timeout=timeout)
         except (OSError, sqlite3.Error) as error:
             raise _cannot_open(self.path, folder, error) from None
+        self._sound = self.made or verdict_cache_sealed(Path(self._file))
+        """True when the file was new, or noted sound (by the command line's
+        check) and unchanged since: closing notes it sound again, so that
+        the next check need not read all of it."""
         try:
             self._migrate()
         except sqlite3.DatabaseError as error:
@@ -388,8 +392,10 @@ class VerdictStore:
         return self._db.execute("SELECT 1 FROM verdicts LIMIT 1").fetchone() is None
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (noting it sound again when it was so at opening)."""
         self._db.close()
+        if self._sound:
+            seal_verdict_cache(Path(self._file))
 
     def close_or_discard(self) -> None:
         """Close the database, and delete its file (with SQLite's side files)
@@ -398,7 +404,7 @@ class VerdictStore:
         leaves nothing behind. A file that was there before is kept, and so
         is a symbolic link that named the file made (only that file goes)."""
         empty = self.made and self.is_empty()
-        self._db.close()
+        self.close()
         if empty:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):

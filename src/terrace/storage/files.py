@@ -26,6 +26,7 @@ from pathlib import Path
 
 from terrace.refusals import Reason, Refusal
 from terrace.storage.base import StoreError, StoreWriteError
+from terrace.storage.held import note_held, sealed_since
 from terrace.storage.migrations import APPLICATION_ID
 from terrace.storage.paths import label
 
@@ -60,9 +61,7 @@ class NoDatabaseError(DatabaseFileError):
     store was opened only to read: nothing is created."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(
-            f"there is no games database {name} yet (no game was saved there); nothing was created"
-        )
+        super().__init__(Reason(Refusal.DATABASE_NONE_YET, name=name))
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,12 @@ class Header:
     has_wal: bool
 
 
+def unreadable(name: str, error: OSError) -> DatabaseFileError:
+    """The error for a database file (named ``name``) the system would not read."""
+    why = str(error.strerror or error)
+    return DatabaseFileError(Reason(Refusal.DATABASE_UNREADABLE, name=name, text=why))
+
+
 def damaged(name: str, why: str) -> DatabaseFileError:
     """The error for a database file that is damaged (one line: SQLite's
     own report may have several)."""
@@ -82,21 +87,16 @@ def damaged(name: str, why: str) -> DatabaseFileError:
 
 def foreign(name: str) -> DatabaseFileError:
     """The error for another program's SQLite database."""
-    return DatabaseFileError(
-        f"{name} is an SQLite database of another program, not a Terrace one; it was left untouched"
-    )
+    return DatabaseFileError(Reason(Refusal.DATABASE_FOREIGN, name=name))
 
 
 def emptied(name: str, games: int | None) -> DatabaseFileError:
     """The error for a database file found empty that held ``games``
     games when Terrace last saw it (None: another program emptied it
     while Terrace had it open): it became a new database without a word."""
-    when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
-            else f"Terrace last noted {games} saved game{'s' if games != 1 else ''} in it (as it "
-                 "closed it, or as a game was added), and something emptied it since (cut it to 0 bytes)")
-    return DatabaseFileError(
-        f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
-        "move it away and restore a backup (terrace import), or delete it to start a new database")
+    if games is None:
+        return DatabaseFileError(Reason(Refusal.DATABASE_EMPTIED_WHILE_OPEN, name=name))
+    return DatabaseFileError(Reason(Refusal.DATABASE_EMPTIED_NOTED, name=name, games=games))
 
 
 VERDICT_TABLES = frozenset({"verdicts"})
@@ -107,8 +107,7 @@ def verdict_cache(name: str) -> DatabaseFileError:
     """The error for the solver's verdict cache given as the games database
     (it was called "another program's"; the slip is easy, the two files lie
     side by side)."""
-    return DatabaseFileError(f"{name} is the solver's verdict cache, not a database of saved games; "
-                             "it was left untouched")
+    return DatabaseFileError(Reason(Refusal.DATABASE_IS_VERDICT_CACHE, name=name))
 
 
 def inspect_file(path: Path, name: str | None = None) -> Header | None:
@@ -125,11 +124,11 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
         _no_orphan_log(path, name)
         return None
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if stat.S_ISDIR(info.st_mode):
-        raise DatabaseFileError(f"{name} is a folder, not a database file")
+        raise DatabaseFileError(Reason(Refusal.DATABASE_FOLDER, name=name))
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseFileError(f"{name} is not a regular file")
+        raise DatabaseFileError(Reason(Refusal.DATABASE_NOT_FILE, name=name))
     if info.st_size == 0 and not _reads_any(path, name):  # (a file of /proc says 0 and holds text)
         _no_orphan_log(path, name)
         return None
@@ -141,11 +140,9 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
             # whose size then said 0 where the header now gives a page)
             size = os.fstat(file.fileno()).st_size
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if not is_sqlite_header(header):
-        raise DatabaseFileError(
-            f"{name} is not a Terrace database (not an SQLite file); it was left untouched"
-        )
+        raise DatabaseFileError(Reason(Refusal.DATABASE_NOT_SQLITE, name=name))
     if len(header) < 100:
         raise damaged(name, "shorter than an SQLite header")
     page_size = int.from_bytes(header[16:18], "big")
@@ -213,7 +210,7 @@ def _reads_any(path: Path, name: str) -> bool:
         with path.open("rb") as file:
             return bool(file.read(1))
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
 
 
 def is_sqlite_header(header: bytes) -> bool:
@@ -261,9 +258,13 @@ def check_verdict_cache(path: Path) -> None:
     that cannot serve as the solver's verdict cache: one
     :func:`verdict_file_fault` refuses, not an SQLite file, a games
     database of ours, or a damaged one. A missing or empty file is fine
-    (it becomes the cache). Nothing is written."""
+    (it becomes the cache). A symbolic link is followed first (SQLite keeps
+    the side files beside the file it points to). A cache found sound is
+    noted as the games database is (:mod:`terrace.storage.held`): checked
+    again only once it has changed. Nothing is written beside it."""
     name = label(path)
-    if (fault := verdict_file_fault(path)) is not None:
+    path = Path(os.path.realpath(path))
+    if (fault := verdict_file_fault(path, name)) is not None:
         raise DatabaseFileError(fault)
     try:
         with path.open("rb") as file:
@@ -271,30 +272,62 @@ def check_verdict_cache(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     if not header:
         return
     if not is_sqlite_header(header):
-        raise DatabaseFileError(f"{name} is not a verdict cache (not an SQLite file); it was left untouched")
+        raise DatabaseFileError(Reason(Refusal.VERDICT_CACHE_NOT_SQLITE, name=name))
     if len(header) >= 72 and int.from_bytes(header[68:72], "big", signed=True) == APPLICATION_ID:
-        raise DatabaseFileError(f"{name} is a database of saved games, not a verdict cache")
+        raise DatabaseFileError(Reason(Refusal.VERDICT_CACHE_GAMES, name=name))
+    if verdict_cache_sealed(path):
+        return
+    check = _quick_check(path, name)
+    if check is None:
+        return
+    if check != "ok":
+        raise damaged(name, check)
+    seal_verdict_cache(path)
+
+
+def _logged(path: Path) -> bool:
+    """True when a log or journal holding changes lies beside ``path``."""
+    return any(nonempty(Path(f"{path}{side}")) for side in ("-wal", "-journal"))
+
+
+def verdict_cache_sealed(path: Path) -> bool:
+    """True when the verdict cache ``path`` (links followed) is as a check
+    or a store left it sound, no log or journal beside it (see
+    :func:`~terrace.storage.held.sealed_since`)."""
+    return not _logged(path) and sealed_since(path)
+
+
+def seal_verdict_cache(path: Path) -> None:
+    """Note the verdict cache ``path`` (links followed), found sound or
+    written only through SQLite since it was, as sound as it is now
+    (nothing is noted while a log or journal lies beside it)."""
+    if not _logged(path):
+        note_held(path, 0, sealed=True)
+
+
+def _quick_check(path: Path, name: str) -> str | None:
+    """SQLite's ``quick_check`` of the verdict cache ``path`` ("ok" when
+    sound), or None when a transaction was left half-written in it (a
+    killed survey: the store's first write undoes it)."""
     before = side_files(path)
     try:
-        probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=PROBE_SECONDS)
+        probe = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=PROBE_SECONDS)
         try:
-            check = probe.execute("PRAGMA quick_check(1)").fetchone()[0]
+            return str(probe.execute("PRAGMA quick_check(1)").fetchone()[0])
         finally:
             probe.close()
     except sqlite3.Error as error:
         if is_busy(error):  # (held by another program, not damaged)
             raise busy_error(name) from None
         if getattr(error, "sqlite_errorcode", None) == SQLITE_READONLY_ROLLBACK:
-            return  # (a transaction left half-written, by a killed survey: the store's first write undoes it)
-        check = str(error)
+            return None
+        return str(error)
     finally:
         remove_new_side_files(path, before)
-    if check != "ok":
-        raise damaged(name, check)
 
 
 def nonempty(path: Path) -> bool:
@@ -311,10 +344,7 @@ def _no_orphan_log(path: Path, name: str) -> None:
     in use): SQLite would start afresh and delete the log, the last copy of
     them."""
     if nonempty(Path(f"{path}-wal")):
-        raise DatabaseFileError(
-            f"{name} is missing or empty, but its log {label(path)}-wal holds changes: "
-            "put the database file back, or move the log away to start a new database"
-        )
+        raise DatabaseFileError(Reason(Refusal.DATABASE_ORPHAN_LOG, name=name, log=f"{label(path)}-wal"))
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:

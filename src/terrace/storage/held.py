@@ -16,7 +16,10 @@ old one's inode number, as ``rm games.sqlite; touch games.sqlite`` often
 gives it on ext4). The note also says whether the file was left as the
 store found it sound (:func:`sealed_since`: its size and time of change
 as it closed), so that the next opening of the file unchanged need not
-check all of it again. The note is a small JSON
+check all of it again; a store that may write and found it sound as it
+opened it notes its process too, so that a reader beside it, which finds
+its log, need not check it while that process holds it open
+(:func:`held_open_sound`). The note is a small JSON
 file in the user data folder (:func:`~terrace.storage.paths.held_note_path`),
 of at most :data:`NOTED_FILES` files, the last closed kept; it is a help,
 not a guard: a note that cannot be read or written is passed over.
@@ -28,7 +31,7 @@ not a guard: a note that cannot be read or written is passed over.
 >>> note_held(db, 3, note)
 >>> os.truncate(db, 0)
 >>> emptied_since(db, note)  # doctest: +ELLIPSIS
-Held(device=..., inode=..., games=3, born=..., sealed=None)
+Held(device=..., inode=..., games=3, born=..., sealed=None, holder=None)
 >>> note_held(db, 0, note); emptied_since(db, note) is None
 True
 """
@@ -71,6 +74,9 @@ class Held:
     games: int | None
     born: int | None = None
     sealed: tuple[int, int] | None = None
+    holder: int | None = None
+    """The process that found the file sound as it opened it and noted
+    so while it holds it open (a server: its log changes the file)."""
 
     def is_file(self, info: os.stat_result, born: int | None) -> bool:
         """True when ``info`` (and ``born``) are of the very file noted: the
@@ -157,25 +163,30 @@ def _held(entry: Any) -> Held | None:
     """An entry of the note: ``[device, inode, games]`` (as notes were
     written before births were kept) or ``[device, inode, games, born,
     sealed]``; None for anything else."""
-    if not (isinstance(entry, list) and len(entry) in (3, 5)):
+    if not (isinstance(entry, list) and len(entry) in (3, 5, 6)):
         return None
     device, inode, games, *rest = entry
-    born, sealed = rest if rest else (None, None)
+    born, sealed, holder = (*rest, None)[:3] if rest else (None, None, None)
+    if not (holder is None or _whole(holder)):
+        return None
     if not all(_whole(v) for v in (device, inode)) or not (born is None or _whole(born)):
         return None
-    if games is not None and not (_whole(games) and games > 0):
+    if games is not None and not (_whole(games) and (games > 0 or (games == 0 and sealed is not None))):
         return None
     if sealed is not None and not (isinstance(sealed, list) and len(sealed) == 2
                                    and all(map(_whole, sealed))):
         return None
-    return Held(device, inode, games, born, None if sealed is None else (sealed[0], sealed[1]))
+    return Held(device, inode, games, born, None if sealed is None else (sealed[0], sealed[1]), holder)
 
 
-def note_held(file: Path, games: int | None, note: Path | None = None, sealed: bool = False) -> None:
+def note_held(file: Path, games: int | None, note: Path | None = None, sealed: bool = False,
+              holder: int | None = None) -> None:
     """Note that ``file`` held ``games`` games as it was closed (None: it
-    was emptied while open; 0 forgets it: nothing of it can be lost), and,
-    when ``sealed``, that it was left sound as it is now (its size and
-    time of change)."""
+    was emptied while open; 0 forgets it, nothing of it can be lost, unless
+    ``sealed``: the solver's verdict cache is noted so), and, when
+    ``sealed``, that it was left sound as it is now (its size and time of
+    change); ``holder``: the process that found it sound as it opened it
+    and holds it open (see :func:`held_sound_by`)."""
     note = held_note_path() if note is None else note
     try:
         info = file.stat()
@@ -184,7 +195,10 @@ def note_held(file: Path, games: int | None, note: Path | None = None, sealed: b
     notes = _read(note)
     key = _key(file)
     state = [info.st_size, info.st_mtime_ns] if sealed else None
-    entry = None if games == 0 else [info.st_dev, info.st_ino, games, birth_ns(file), state]
+    entry: list[Any] | None = (None if games == 0 and not sealed else
+                               [info.st_dev, info.st_ino, games, birth_ns(file), state])
+    if entry is not None and holder is not None:
+        entry.append(holder)
     if notes.get(key) == entry:
         return
     notes.pop(key, None)
@@ -223,7 +237,7 @@ def emptied_since(file: Path, note: Path | None = None) -> Held | None:
     """The note of ``file`` when the file is empty now and is the very
     file noted holding games, else None."""
     noted = _noted(file, note)
-    if noted is None or noted[1].st_size:
+    if noted is None or noted[1].st_size or noted[0].games == 0:
         return None
     return noted[0]
 
@@ -233,3 +247,48 @@ def sealed_since(file: Path, note: Path | None = None) -> bool:
     very file noted, its size and time of change unchanged since."""
     noted = _noted(file, note)
     return noted is not None and noted[0].sealed == (noted[1].st_size, noted[1].st_mtime_ns)
+
+
+def held_sound_by(file: Path, note: Path | None = None) -> int | None:
+    """The process noted as holding ``file`` open since it found it sound
+    as it opened it (None when none is noted for this very file)."""
+    noted = _noted(file, note)
+    return None if noted is None else noted[0].holder
+
+
+_SHM_DMS = 128
+"""The byte of SQLite's ``-shm`` index that each connection holds a shared
+lock on while it has the database open (unix VFS: 120 + 8 lock bytes)."""
+
+
+def shm_holder(file: Path) -> int | None:
+    """A process (other than this one) that holds the database ``file``
+    open through SQLite's ``-shm`` index, as the system's lock table says;
+    None when none does, or where that cannot be asked."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows)
+        return None
+    layout = "hhqqi4x"  # (struct flock on Linux: type, whence, start, length, pid)
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        handle = os.open(f"{file}-shm", os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        asked = struct.pack(layout, fcntl.F_WRLCK, os.SEEK_SET, _SHM_DMS, 1, 0)
+        kind, _, _, _, pid = struct.unpack(layout, fcntl.fcntl(handle, fcntl.F_GETLK, asked))
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+    return int(pid) if kind != fcntl.F_UNLCK and pid > 0 else None
+
+
+def held_open_sound(file: Path, note: Path | None = None) -> bool:
+    """True when another process noted that it found ``file`` sound as it
+    opened it and it holds it open still (its lock on the ``-shm`` index):
+    its log's changes since are SQLite's own."""
+    holder = held_sound_by(file, note)
+    return holder is not None and holder != os.getpid() and shm_holder(file) == holder

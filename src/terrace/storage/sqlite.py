@@ -108,7 +108,7 @@ from terrace.storage.files import (
     unsaved_problem,
     verdict_cache,
 )
-from terrace.storage.held import emptied_since, note_held, sealed_since
+from terrace.storage.held import emptied_since, held_open_sound, note_held, sealed_since
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
@@ -1093,6 +1093,9 @@ class SqliteStore:
         opening does not check all of it again."""
         self._found_sound = False
         """True when the opening found the file sound (checked, or sealed)."""
+        self._holding_noted = False
+        """Whether this store noted that it holds the file it found sound
+        (:meth:`_note_holding`, at its first write: its log then holds something)."""
         self._noted_at: float | None = None
         """When a game added last noted the file (``time.monotonic()``)."""
         if str(path) == MEMORY:
@@ -1305,8 +1308,8 @@ class SqliteStore:
         header = inspect_file(path, name)
         if header is None and (held := emptied_since(path)) is not None:
             raise emptied(name, held.games)
-        self._sealed = (header is not None and not header.has_wal and not nonempty(Path(f"{path}-journal"))
-                        and sealed_since(path))
+        self._sealed = (header is not None and not nonempty(Path(f"{path}-journal"))
+                        and (held_open_sound(path) if header.has_wal else sealed_since(path)))
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
@@ -1608,7 +1611,7 @@ class SqliteStore:
         elif games is not None:
             sealed = self._found_sound and not any(nonempty(Path(f"{self._file}{side}"))
                                              for side in ("-wal", "-journal"))
-            note_held(self._file, games, sealed=sealed)
+            note_held(self._file, games, sealed=sealed and games > 0)  # (a file of no game: forgotten)
 
     def _close_without_checkpoint(self) -> None:
         """Close the connection without folding its log into the file:
@@ -1714,6 +1717,8 @@ class SqliteStore:
                         self._mend_indexes(conn, write)
                     yield conn
                     conn.execute("COMMIT")
+                    if write and not self._holding_noted:
+                        self._note_holding(conn)
                     if write and self._stamp is not None:
                         # (the commit may have folded the log into the file)
                         self._take_stamp(self._stamp_version)
@@ -2480,13 +2485,38 @@ class SqliteStore:
         its file emptied afterwards was taken for a new one), at most once
         in :data:`NOTE_SECONDS` (the note costs 0.5 ms: a burst of games
         made at once, as tests make them, notes its first)."""
-        now = time.monotonic()
+        if not self._note_due():
+            return
+        assert self._file is not None
+        self._noted_at = time.monotonic()
+        note_held(self._file, games, holder=self._holder())
+
+    def _holder(self) -> int | None:
+        """This process, when it found the file sound as it opened it and
+        may write (see :func:`~terrace.storage.held.held_open_sound`)."""
+        return os.getpid() if self._found_sound and not self.read_only else None
+
+    def _note_holding(self, conn: sqlite3.Connection) -> None:
+        """Note, as a store that found the file sound as it opened it first
+        writes to it (its log then holds something), that this process
+        holds it so: ``terrace stats`` beside a running server, which finds
+        its log, need not check all of it again."""
+        self._holding_noted = True
+        if self._holder() is None or self._file is None or not self._noting():
+            return
+        try:
+            games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+        except sqlite3.Error:
+            return
+        if games:
+            note_held(self._file, games, holder=self._holder())
+
+    def _note_due(self) -> bool:
+        """Whether games added now are to be noted (:meth:`_note_running`):
+        the store notes this file, and did not in the last :data:`NOTE_SECONDS`."""
         if self._file is None or not self._noting() or self._written_over or self._emptied:
-            return
-        if self._noted_at is not None and now - self._noted_at < NOTE_SECONDS:
-            return
-        self._noted_at = now
-        note_held(self._file, games)
+            return False
+        return self._noted_at is None or time.monotonic() - self._noted_at >= NOTE_SECONDS
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
@@ -2765,6 +2795,7 @@ class SqliteStore:
             if begin and self._file is not None:  # (no other connection reaches :memory:)
                 time.sleep(IMPORT_PAUSE)
             written = sum(1 for _, fresh in result[:begin] if fresh)  # (added or brought up to date)
+            held: int | None = None  # (the games the file holds once this chunk is in, when due for a note)
             try:
                 with self._transaction(write=True, action="import") as conn:
                     # (read again: another program may have written since)
@@ -2831,10 +2862,15 @@ class SqliteStore:
                         trust_lines(conn)
                     if kept:
                         trust_found(conn, FOUND_VERSION)
+                    if self._note_due():  # (an import killed midway noted nothing: its file emptied
+                        # afterwards was taken for a new one, or one of the old count)
+                        held = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
             except StoreError as error:
                 if not written:
                     raise
                 raise ImportStoppedError(written, error) from None
+            if held is not None:
+                self._note_running(held)
             if committed is not None:
                 committed.extend(result[i][0] for i in range(begin, end) if result[i][1])
             begin = end
