@@ -149,7 +149,9 @@ def _read(note: Path) -> dict[str, Any]:
             info = os.fstat(file.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size > NOTE_MOST_BYTES:
                 return {}
-            found = json.loads(file.read(NOTE_MOST_BYTES))
+            # (its size, not the bound: a read of 1 MiB asked for 1 MiB at once,
+            # for a note of a few hundred bytes, at every note read)
+            found = json.loads(file.read(info.st_size + 1))
     except (OSError, ValueError):  # (ValueError: not JSON, or not UTF-8)
         return {}
     return found if isinstance(found, dict) else {}
