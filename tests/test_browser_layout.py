@@ -171,15 +171,16 @@ def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> 
         assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
 
 
-# What a stock's or a waste's count covers: the parts of a card's face
-# (its rank and suit, in its corners, and its big suit) that it meets.
-COUNT_COVERS = """(pile) => {
-  const count = document.querySelector(`[data-pile="${pile}"] .count`).getBoundingClientRect();
+# What the badges that `selector` finds cover: the parts of a card's face
+# (its rank and suit, in its corners, and its big suit) that they meet.
+BADGES_COVER = """(selector) => {
   const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
     && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-  return [...document.querySelectorAll('#board .card .idx, #board .card .big')]
-    .filter((part) => meet(count, part.getBoundingClientRect()))
-    .map((part) => `${part.closest('.card').dataset.card} ${part.getAttribute('class')}`);
+  const parts = [...document.querySelectorAll('#board .card .idx, #board .card .big')];
+  return [...document.querySelectorAll(selector)].flatMap((badge) => parts
+    .filter((part) => meet(badge.getBoundingClientRect(), part.getBoundingClientRect()))
+    .map((part) => `${badge.closest('.pile').dataset.pile}: ${part.closest('.card').dataset.card}`
+      + ` ${part.getAttribute('class')}`));
 }"""
 
 
@@ -193,7 +194,35 @@ def test_the_counts_of_the_stock_and_the_waste_hide_no_rank_or_suit(api: Api, op
     for width, height in ((1280, 800), (844, 390)):
         resize(page, width, height)
         for pile in ("stock", "waste"):
-            assert page.evaluate(COUNT_COVERS, pile) == [], (width, pile)
+            assert page.evaluate(BADGES_COVER, f'[data-pile="{pile}"] .count') == [], (width, pile)
+
+
+# One game of each number of packs: 1, 2 (Terrace), 3 (Madame), 4 (Big
+# Terrace, its foundations in two rows) and 8 (in four rows).
+EIGHT_PACKS = {"decks": 8, "piles": 20, "candidates": 20, "reserve": 40}
+EVERY_PACKS: list[tuple[str, dict[str, int]]] = [
+    ("terrace", {"decks": 1}), ("terrace", {}), ("madame", {}), ("big-terrace", {}), ("terrace", EIGHT_PACKS)]
+
+
+@pytest.mark.parametrize(("screen", "sizes"), [
+    ({"locale": "en-GB"}, ((1280, 800), (1024, 700))),
+    ({**PHONE, "locale": "de-DE"}, ((390, 844), (844, 390))),
+], ids=["desktop-en", "touch-de"])
+def test_the_foundations_badges_hide_no_rank_or_suit(api: Api, open_game: Any, screen: dict[str, Any],
+                                                     sizes: tuple[tuple[int, int], ...]) -> None:
+    """A foundation's badge (the card it waits for) sat on its card's lower
+    edge, over the rank and suit in the corner (176 px² of Terrace's 10♥ at
+    1280x800), and on a phone held sideways, or with four packs upright,
+    over the big suit too. It hangs below the card, and the gap between two
+    rows of foundations holds it, clear of the next row's ranks."""
+    for variant, options in EVERY_PACKS:
+        game = api.play(api.new(variant=variant, deal_number=5, options=options), "c1")
+        page = open_game(game, **{**screen, "viewport": {"width": sizes[0][0], "height": sizes[0][1]}})
+        for width, height in sizes:
+            resize(page, width, height)
+            assert page.locator("#board .foundation .badge").count() > 0, (variant, width)
+            assert page.evaluate(BADGES_COVER, "#board .foundation .badge") == [], (variant, options, width)
+        page.close()
 
 
 def played_elsewhere(api: Api, page: Any, game: dict[str, Any]) -> Any:

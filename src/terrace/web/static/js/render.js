@@ -110,6 +110,11 @@ const MIN_CW = 24;
 const KEEP_SIZE = 0.7;         // a tall pile shrinks the cards to this share of their usual size at most
 const TWO_LINES_FROM = 10;     // piles from which an upright phone may lay the tableau in two lines
 const TWO_LINES_GAIN = 1.25;   // ... when that makes its cards at least this much wider
+const BADGE_FONT = 0.17;       // a foundation's badge (the card it waits for): its font, a share of the card's width
+const BADGE_LEAST = 10;        // ... never under this (px)
+const BADGE_LINE = 1;          // ... its height in ems (style.css: its line, its frame drawn inside)
+const BADGE_AIR = 1;           // pixels between it and the card under it
+const FOUNDATION_GAP = 0.24;   // between two rows of foundations, at least
 
 // The fan step (px) at which a covered card shows its whole index, at index
 // size `font` (px).
@@ -123,6 +128,13 @@ const fullFont = (cw) => Math.max(IDX_FONT * cw, MIN_IDX_PX);
 document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
 
 const fullStep = (cw) => stepFor(cw, fullFont(cw));
+
+// A foundation's badge hangs below its card (over the card's lower corner
+// it hid the rank and suit printed there): the gap between two rows of
+// foundations holds it (px, for top cards of width `c`). Below the last
+// row, the room above the terrace does (test_browser_layout).
+const badgeHeight = (c) => BADGE_LINE * Math.max(BADGE_LEAST, BADGE_FONT * c);
+const foundationGap = (c) => Math.max(FOUNDATION_GAP * c, badgeHeight(c) + BADGE_AIR);
 // A pile taller than an ordinary one may fan tighter, down to an index of
 // a fifth of its card's width, never under MIN_IDX_PX (it was the card's
 // full proportion below that: 8.2 px on a 24 px card); a pile too tall even
@@ -240,10 +252,10 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
     // Everything above the tableau, in px for top cards of width `c` (the
     // terrace's further lines, each `rise` below the one before).
-    const base = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+    const base = GAP * 1.2 + rows * RATIO + 0.26 + ROW_GAP + RATIO + ROW_GAP;
     const above = (c) => {
       const fan = terrace(c, most);
-      return base * c + (fan.shown - 1) * fan.rise;
+      return base * c + (rows - 1) * foundationGap(c) + (fan.shown - 1) * fan.rise;
     };
     const tall = (cw) => lines * pile(cw) + (lines - 1) * ROW_GAP * cw;
     const byHeight = largest(MIN_CW, 240, (cw) => above(cw) + tall(cw) <= height);
@@ -345,12 +357,14 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   const fan = terraceFan(game.state.reserve.length, cwTop, width - 2 * PAD_X * cw, chosen.most);
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
-  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO)
+  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + 0.1 + RATIO)
+    + (rows - 1) * foundationGap(cwTop)
     + (fan.shown - 1) * fan.rise;
   setVar(board, "--cw", `${cw.toFixed(2)}px`);
   setVar(board, "--cw-top", `${cwTop.toFixed(2)}px`);
   setVar(board, "--cols", String(cols));
   setVar(board, "--frow", String(perRow));
+  setVar(board, "--frow-gap", `${foundationGap(cwTop).toFixed(2)}px`);
   setVar(board, "--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
   return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, pileCols, terrace: fan };
