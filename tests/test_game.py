@@ -98,6 +98,16 @@ def test_the_length_limit_follows_the_rules() -> None:
     assert State.new(get_rules("terrace", redeals=2), 1).max_game_length() == 3 * 50 * 104
 
 
+def test_the_length_limit_is_at_most_what_a_record_holds() -> None:
+    """Eight decks with nine redeals allowed 208,000 actions: a game that
+    long could not be recorded (a record holds at most MAX_MOVES)."""
+    from terrace.moves import MAX_MOVES
+
+    assert State.new(get_rules("terrace", decks=8, redeals=9), 1).max_game_length() == MAX_MOVES
+    assert State.new(get_rules("terrace", decks=4, redeals=9), 1).max_game_length() == MAX_MOVES
+    assert State.new(get_rules("terrace", decks=4, redeals=8), 1).max_game_length() == 9 * 50 * 208
+
+
 def test_apply_then_undo_restores_everything_at_every_step() -> None:
     """The redo stack too: a draw taken back is forgotten, so the
     information state after the undo is the one before the action."""
