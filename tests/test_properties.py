@@ -114,14 +114,14 @@ def test_every_card_is_always_somewhere_and_pop_restores_exactly(game: Game) -> 
             assert board.status in (Status.WON, Status.LOST)
             break
         assert board.status in (Status.CHOOSING, Status.PLAYING)
-        before = board.position()
+        before = board.position_key()  # (every card in its place, as position() says; half the time)
         move = rng.choice(moves)
         board.push(move)
-        after, after_moves = board.position(), list(board.legal_moves)
+        after, after_moves = board.position_key(), list(board.legal_moves)
         assert board.pop() == move
-        assert board.position() == before and list(board.legal_moves) == moves
+        assert board.position_key() == before and list(board.legal_moves) == moves
         assert board.redo() == move
-        assert board.position() == after and list(board.legal_moves) == after_moves
+        assert board.position_key() == after and list(board.legal_moves) == after_moves
     assert contents(board) == pack
 
 
