@@ -98,6 +98,16 @@ def test_the_length_limit_follows_the_rules() -> None:
     assert State.new(get_rules("terrace", redeals=2), 1).max_game_length() == 3 * 50 * 104
 
 
+def test_the_length_limit_is_at_most_what_a_record_holds() -> None:
+    """Eight decks with nine redeals allowed 208,000 actions: a game that
+    long could not be recorded (a record holds at most MAX_MOVES)."""
+    from terrace.moves import MAX_MOVES
+
+    assert State.new(get_rules("terrace", decks=8, redeals=9), 1).max_game_length() == MAX_MOVES
+    assert State.new(get_rules("terrace", decks=4, redeals=9), 1).max_game_length() == MAX_MOVES
+    assert State.new(get_rules("terrace", decks=4, redeals=8), 1).max_game_length() == 9 * 50 * 208
+
+
 def test_apply_then_undo_restores_everything_at_every_step() -> None:
     """The redo stack too: a draw taken back is forgotten, so the
     information state after the undo is the one before the action."""
@@ -215,15 +225,17 @@ def test_the_action_space_of_each_preset_is_stable(name: str) -> None:
 
 _SCRIPT = """
 import hashlib, random
+from array import array
 from terrace.game import State
 from terrace.variants import PRESETS
 out = hashlib.sha256()
 for name in sorted(PRESETS):
     state, rng = State.new(PRESETS[name], 6), random.Random(6)
     for _ in range(80):
-        for part in (state.observation_string(), state.information_state_string(),
-                     state.observation_tensor(), state.information_state_tensor(), state.legal_actions()):
-            out.update(repr(part).encode())
+        seen = (state.observation_string(), state.information_state_string(), repr(state.legal_actions()))
+        out.update(" ".join(seen).encode())
+        for tensor in (state.observation_tensor(), state.information_state_tensor()):
+            out.update(array("d", tensor).tobytes())  # (the values exactly; a repr took a third of the time)
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))

@@ -13,8 +13,10 @@ from conftest import craft
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import InvalidRecordError
+from terrace.moves import Move
 from terrace.record import RECORD_FORMAT, RECORD_KEYS, RECORD_VERSION, GameRecord
 from terrace.refusals import Refusal
+from terrace.rules import Rules
 from terrace.variants import get_rules
 
 
@@ -523,3 +525,21 @@ def test_a_no_break_space_is_read_as_a_space_outside_the_strings_of_a_record_fil
     text = '{\u00a0"a\\"\u00a0b":\u2007["x\u202f", "\\\\"],\u00a0"c": "\\"\u00a0"}\u00a0'
     assert pasted_json(text) == '{ "a\\"\u00a0b": ["x\u202f", "\\\\"], "c": "\\"\u00a0"} '
     assert json.loads(pasted_json(text)) == {'a"\u00a0b': ["x\u202f", "\\"], "c": '"\u00a0'}
+
+
+def test_a_board_of_more_than_max_moves_has_no_record() -> None:
+    """A board plays on past MAX_MOVES (a card moved to and fro): from_board
+    wrote its record, which from_json then refused."""
+    from terrace.moves import MAX_MOVES
+
+    board = Board.from_number(0, Rules(spaces="free"))
+    board.push_text("c2")
+    there, back = Move.parse("t5t1"), Move.parse("t1t5")
+    while len(board.move_stack) <= MAX_MOVES:
+        board.push(there)
+        board.push(back)
+    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES:,} moves") as info:
+        GameRecord.from_board(board)
+    assert info.value.code is Refusal.MOVES_TOO_MANY
+    board.pop()
+    assert GameRecord.from_board(board).moves[-1] == "t5t1"

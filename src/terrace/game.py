@@ -30,7 +30,7 @@ from typing import Final
 from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK, RANKS, Card
 from terrace.errors import IllegalMoveError, NoMoveError
-from terrace.moves import Move
+from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules, given_rules
 from terrace.solver.observation import hidden_count, observe
@@ -116,9 +116,10 @@ class State:
     def max_game_length(self) -> int:
         """The most actions a game may have: :data:`LENGTH_PER_CARD` per
         card and pass through the stock, ``50 * card_count * (redeals + 1)``
-        (5,200 for two decks without a redeal). A game that reaches it is
-        over, scored as it stands."""
-        return LENGTH_PER_CARD * self.rules.card_count * (self.rules.redeals + 1)
+        (5,200 for two decks without a redeal), and never more than a
+        record holds (:data:`~terrace.moves.MAX_MOVES`). A game that
+        reaches it is over, scored as it stands."""
+        return min(LENGTH_PER_CARD * self.rules.card_count * (self.rules.redeals + 1), MAX_MOVES)
 
     def current_player(self) -> int:
         """0, the one player, or :data:`TERMINAL` once the game is over."""

@@ -90,11 +90,15 @@ class GameRecord:
 
     @classmethod
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
-        """The record of ``board``'s game so far (its deal and move stack)."""
+        """The record of ``board``'s game so far (its deal and move stack);
+        refused, as its reading would refuse it, beyond
+        :data:`~terrace.moves.MAX_MOVES` moves."""
         if not isinstance(board, Board):
             raise TypeError(f"from_board takes a Board, not {type(board).__name__}")
         if board.deal is None:
             raise InvalidRecordError(Reason(Refusal.RECORD_NO_DEAL))
+        if len(board.move_stack) > MAX_MOVES:  # (its record was written, its reading refused)
+            raise InvalidRecordError(too_many_moves())
         # (the board played its moves: they are not replayed again)
         return cls._made(canonical_name(variant), board.rules, board.deal,
                          tuple(str(m) for m in board.move_stack), board.status.value)
