@@ -399,7 +399,8 @@ def _read_copy(path: Path, name: str) -> sqlite3.Connection:
             shutil.copyfile(path, copy)
             shutil.copyfile(f"{path}-wal", f"{copy}-wal")
         except OSError as error:
-            raise DatabaseFileError(f"cannot read {name} and its log: {error.strerror or error}") from None
+            raise DatabaseFileError(Reason(Refusal.DATABASE_UNREADABLE_WITH_LOG, name=name,
+                                           text=str(error.strerror or error))) from None
         memory = _connect(MEMORY)
         try:
             source = _connect(copy, "mode=ro")
@@ -1338,7 +1339,7 @@ class SqliteStore:
                 elif version > LATEST_VERSION:
                     raise NewerDatabaseError(version, name)
                 elif version < 0:
-                    raise damaged(name, f"its schema number is {version}, which no Terrace writes")
+                    raise damaged(name, Reason(Refusal.DAMAGE_SCHEMA_NUMBER, version=version))
             except BaseException:
                 if copied is not None:
                     copied.close()
@@ -1445,7 +1446,7 @@ class SqliteStore:
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "layout") from None
         except UnicodeDecodeError:  # SQLite's own message quotes a damaged byte of the layout
-            raise damaged(self._name, "its table definitions are not readable text") from None
+            raise damaged(self._name, Reason(Refusal.DAMAGE_TABLES_UNREADABLE)) from None
 
     def _repair_indexes(self, conn: sqlite3.Connection) -> None:
         """Make again an index of the schema that is missing or altered
