@@ -156,10 +156,13 @@ def test_every_refusal_has_english_and_german_text(code: StrEnum) -> None:
             assert wording.de[0].isupper() or wording.de[0] in "„{", "German refusals start as sentences"
 
 
-_SAID_IN_PARENTHESES = {"verdict-why-folder", "verdict-why-no-file"}
+_SAID_IN_PARENTHESES = {"verdict-why-folder", "verdict-why-no-file", "damage-header-short",
+                        "damage-page-size", "damage-cut-short", "damage-pages-missing",
+                        "damage-schema-number", "damage-tables-unreadable"}
 """The codes said only inside another German refusal's parentheses (why a
 verdict cache cannot be used: '... lässt sich nicht benutzen (sein Ordner
-... lässt sich nicht anlegen ...)')."""
+... lässt sich nicht anlegen ...)'; what is damaged in a database: '...
+ist beschädigt (kürzer als der Kopf einer SQLite-Datei) ...')."""
 
 
 def test_codes_are_unique_across_layers() -> None:

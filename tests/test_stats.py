@@ -125,6 +125,27 @@ def test_a_win_with_an_assist_counts_as_a_win_and_sets_no_record() -> None:
     assert alone["won"] == 1 and alone["fewest_moves"] is None and alone["fastest_seconds"] is None
 
 
+def test_the_records_are_those_of_a_win_as_it_came_after_undos_played_on_or_imported() -> None:
+    """As docs/storage.md says: undos take no win off the records; a game
+    won, taken back past its win and played on, stays won with the moves
+    and active time of its first win (not the 150 moves and the hour of
+    play since); an imported win sets records as a win played here, and
+    an imported win with an assist sets none."""
+    from dataclasses import replace
+
+    played_on = GameFacts("terrace", "playing", 150, 0, 40, 0.0, 4000.0, 10.0, None, won_at=500.0,
+                          won_moves=90, won_active_ms=200_000, active_ms=3_600_000)
+    block = summarize([played_on])["overall"]
+    records = block["won"], block["undos"], block["fewest_moves"], block["fastest_seconds"]
+    assert records == (1, 40, 90, 200.0)
+    imported = GameFacts("terrace", "won", 80, 0, 0, 0.0, 300.0, 10.0, 300.0, won_at=300.0, won_moves=80,
+                         imported=True, opened_elsewhere=True)
+    both = summarize([played_on, imported])["overall"]
+    assert (both["won"], both["fewest_moves"], both["fastest_seconds"]) == (2, 80, 200.0)
+    assisted = summarize([played_on, replace(imported, assisted=True)])["overall"]
+    assert (assisted["won"], assisted["fewest_moves"], assisted["fastest_seconds"]) == (2, 90, 200.0)
+
+
 def test_a_loss_counts_when_it_came_not_when_the_game_last_changed() -> None:
     """A game lost (finished) before a win, and changed after it (a hint
     counted on the lost position), keeps its place in the streaks and its day."""

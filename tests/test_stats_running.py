@@ -4,6 +4,7 @@ only the games it changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from datetime import UTC, timedelta, timezone
@@ -47,12 +48,19 @@ def _random_game(rng: random.Random, seq: int) -> GameFacts:
         None if rng.random() < 0.05 else seq + rng.randint(0, 3), result_seq)
 
 
+def _imported(rng: random.Random, seq: int) -> GameFacts:
+    """A game as an import adds it: :func:`_random_game`, made elsewhere."""
+    game = _random_game(rng, seq)
+    return dataclasses.replace(game, imported=True, opened_elsewhere=True)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_statistics_kept_game_by_game_equal_a_count_of_every_game(seed: int) -> None:
     """Over random changes (games opened, played, left, won, undone to
-    fewer moves, imported, deleted; the log's place and the clock now and
-    then put back), the statistics kept up to date equal summarize() of
-    the same games in the order of their rows, in three time zones."""
+    fewer moves, imported one by one or many at once, deleted; the log's
+    place and the clock now and then put back), the statistics kept up
+    to date equal summarize() of the same games in the order of their
+    rows, in three time zones."""
     rng = random.Random(seed)
     zone = (None, UTC, timezone(timedelta(hours=9)))[seed % 3]
     games: dict[int, GameFacts] = {}
@@ -63,7 +71,11 @@ def test_statistics_kept_game_by_game_equal_a_count_of_every_game(seed: int) -> 
     running = Running(games)
     for _ in range(80):
         changed: dict[int, GameFacts | None] = {}
-        for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.1:  # (an import: many games added at once, beside the others)
+            for rowid in range(max(games, default=0) + 1, max(games, default=0) + rng.randint(2, 40)):
+                seq += 5
+                changed[rowid] = _imported(rng, seq)
+        for _ in range(rng.randint(0 if changed else 1, 3)):
             rowid = rng.randint(1, 60)
             if rng.random() < 0.15:
                 changed[rowid] = None
@@ -97,7 +109,8 @@ def test_statistics_after_a_move_count_again_only_the_games_it_changed(
     """After any change the sums went over every game's facts again (1.2 s
     of CPU at 100,000 games after a move): now over the games changed (and
     the game left by a new one), equal to a count of the file afresh after
-    a game left for a new one, a move, an undo and an import."""
+    a game left for a new one, a move, an undo and an import of several
+    games in more than one write."""
     db = tmp_path / "games.sqlite"
     record = golden("terrace-won")
     with open_store(db) as store:
@@ -115,10 +128,15 @@ def test_statistics_after_a_move_count_again_only_the_games_it_changed(
         assert len(calls) <= 4, len(calls)
         assert undone == _afresh(db) != found
         elsewhere = MemoryStore()
-        play(elsewhere, start(elsewhere, record), record.moves[:3])
-        store.add_games(read_games(json.dumps([export_record(g) for g in elsewhere.recent(1)])))
-        imported = store.statistics()  # (an import remakes a trigger: every game is counted again)
-        assert imported == _afresh(db) and imported["overall"]["played"] == found["overall"]["played"] + 1
+        for n in range(3):
+            play(elsewhere, start(elsewhere, record), record.moves[:n + 2])
+        monkeypatch.setattr(sqlite_module, "IMPORT_CHUNK", 2)  # (two writes, each remaking a trigger)
+        monkeypatch.setattr(sqlite_module, "IMPORT_PAUSE", 0.0)
+        store.add_games(read_games(json.dumps([export_record(g) for g in elsewhere.recent(3)])))
+        calls.clear()
+        imported = store.statistics()  # (the first statistics after an import counted every game again)
+        assert len(calls) <= 6, len(calls)
+        assert imported == _afresh(db) and imported["overall"]["played"] == found["overall"]["played"] + 3
 
 
 def _afresh(db: Path) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from terrace.storage import (
     open_store,
 )
 from terrace.storage import migrations as migrations_module
+from terrace.storage import sqlite as sqlite_module
 from terrace.storage.migrations import APPLICATION_ID, Migration, layout, layout_fault
 
 TESTS = Path(__file__).parent
@@ -432,6 +433,45 @@ def test_a_file_that_is_not_a_sound_database_is_refused_and_untouched(
     db = tmp_path / "games.sqlite"
     db.write_bytes(spoil(ours))
     _refused_untouched(db, phrase)
+
+
+DAMAGE_SAID: list[tuple[str, Callable[[bytes], bytes], str]] = [
+    ("header cut short", lambda db: db[:60], r"\(kürzer als der Kopf einer SQLite-Datei\)"),
+    ("cut mid-page", lambda db: db[: len(db) // 2 + 100], r"\(sie ist keine ganze Zahl von Seiten lang"),
+    ("cut at a page", lambda db: db[: 4096 * 2], r"\(sie enthält 2 ihrer \d+ Seiten\)"),
+    ("bad page size", lambda db: db[:16] + (1000).to_bytes(2, "big") + db[18:],
+     r"\(ihr Kopf nennt eine unmögliche"),
+]
+
+
+@pytest.mark.parametrize(("spoil", "said"), [c[1:] for c in DAMAGE_SAID], ids=[c[0] for c in DAMAGE_SAID])
+def test_what_is_damaged_in_a_file_is_said_in_german_too(
+    tmp_path: Path, ours: bytes, spoil: Callable[[bytes], bytes], said: str
+) -> None:
+    """What the checks of a file's header found damaged was English inside
+    the German refusal ("games.sqlite ist beschädigt (SQLite: shorter than
+    an SQLite header)"): each is a reason of its own, in both languages."""
+    db = tmp_path / "games.sqlite"
+    db.write_bytes(spoil(ours))
+    with pytest.raises(DatabaseFileError) as caught:
+        open_store(db)
+    assert caught.value.reason is not None
+    german = caught.value.reason.text("de")
+    assert german.startswith("games.sqlite ist beschädigt (") and re.search(said, german)
+    assert "SQLite:" not in german
+
+
+def test_a_log_that_cannot_be_copied_to_read_is_refused_in_german_too(tmp_path: Path) -> None:
+    """A file read from a private copy (its log without its index in a
+    folder that takes no new file) whose log could not be copied was
+    refused in English only, with no code: "cannot read games.sqlite and
+    its log: No such file or directory"."""
+    db = populated(tmp_path / "games.sqlite")
+    with pytest.raises(DatabaseFileError) as caught:
+        sqlite_module._read_copy(db, "games.sqlite")  # (no log beside it to copy)
+    assert caught.value.reason is not None
+    assert str(caught.value) == "cannot read games.sqlite and its log: No such file or directory"
+    assert caught.value.reason.text("de").startswith("games.sqlite und ihr Protokoll lassen sich nicht lesen")
 
 
 @pytest.mark.parametrize("statements", [c[1] for c in FOREIGN], ids=[c[0] for c in FOREIGN])

@@ -205,6 +205,14 @@ class Refusal(StrEnum):
     DATABASE_UNUSABLE = "database-unusable"
     DATABASE_FAILED = "database-failed"
     DATABASE_DAMAGED = "database-damaged"
+    # (what is damaged, said inside database-damaged)
+    DAMAGE_SQLITE_SAYS = "damage-sqlite-says"
+    DAMAGE_HEADER_SHORT = "damage-header-short"
+    DAMAGE_PAGE_SIZE = "damage-page-size"
+    DAMAGE_CUT_SHORT = "damage-cut-short"
+    DAMAGE_PAGES_MISSING = "damage-pages-missing"
+    DAMAGE_SCHEMA_NUMBER = "damage-schema-number"
+    DAMAGE_TABLES_UNREADABLE = "damage-tables-unreadable"
     FAULT_DISK_FULL = "fault-disk-full"
     FAULT_READ_ONLY = "fault-read-only"
     FAULT_CANNOT_OPEN = "fault-cannot-open"
@@ -220,6 +228,7 @@ class Refusal(StrEnum):
     DATABASE_FOLDER = "database-folder"
     DATABASE_NOT_FILE = "database-not-file"
     DATABASE_UNREADABLE = "database-unreadable"
+    DATABASE_UNREADABLE_WITH_LOG = "database-unreadable-with-log"
     DATABASE_ORPHAN_LOG = "database-orphan-log"
     DATABASE_IS_VERDICT_CACHE = "database-is-verdict-cache"
     DATABASE_NONE_YET = "database-none-yet"
@@ -739,8 +748,27 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DATABASE_DAMAGED: Wording(
         503, "{name} is damaged ({text}); it was left untouched: restore a backup, "
              "or move it away to start a new database",
-        "{name} ist beschädigt (SQLite: {text}) und blieb unverändert; bitte eine Sicherung "
+        "{name} ist beschädigt ({text}) und blieb unverändert; bitte eine Sicherung "
         "zurückspielen oder die Datei beiseitelegen, um eine neue Datenbank zu beginnen"),
+    Refusal.DAMAGE_SQLITE_SAYS: Wording(503, "{text}", "SQLite: {text}"),
+    Refusal.DAMAGE_HEADER_SHORT: Wording(
+        503, "shorter than an SQLite header",
+        "kürzer als der Kopf einer SQLite-Datei"),
+    Refusal.DAMAGE_PAGE_SIZE: Wording(
+        503, "its header gives an impossible page size",
+        "ihr Kopf nennt eine unmögliche Seitengröße"),
+    Refusal.DAMAGE_CUT_SHORT: Wording(
+        503, "it is not a whole number of pages long: it was cut short",
+        "sie ist keine ganze Zahl von Seiten lang: sie wurde abgeschnitten"),
+    Refusal.DAMAGE_PAGES_MISSING: Wording(
+        503, "it holds {held} of its {pages} pages",
+        "sie enthält {held} ihrer {pages} Seiten"),
+    Refusal.DAMAGE_SCHEMA_NUMBER: Wording(
+        503, "its schema number is {version}, which no Terrace writes",
+        "ihre Schemanummer ist {version}, die kein Terrace schreibt"),
+    Refusal.DAMAGE_TABLES_UNREADABLE: Wording(
+        503, "its table definitions are not readable text",
+        "ihre Tabellendefinitionen sind kein lesbarer Text"),
     Refusal.FAULT_DISK_FULL: Wording(
         503, "the disk is full",
         "Die Festplatte ist voll"),
@@ -799,6 +827,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DATABASE_UNREADABLE: Wording(
         503, "cannot read {name}: {text}",
         "{name} lässt sich nicht lesen (System: {text})"),
+    Refusal.DATABASE_UNREADABLE_WITH_LOG: Wording(
+        503, "cannot read {name} and its log: {text}",
+        "{name} und ihr Protokoll lassen sich nicht lesen (System: {text})"),
     Refusal.DATABASE_ORPHAN_LOG: Wording(
         503, "{name} is missing or empty, but its log {log} holds changes: put the database file back, "
              "or move the log away to start a new database",

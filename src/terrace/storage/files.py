@@ -79,10 +79,13 @@ def unreadable(name: str, error: OSError) -> DatabaseFileError:
     return DatabaseFileError(Reason(Refusal.DATABASE_UNREADABLE, name=name, text=why))
 
 
-def damaged(name: str, why: str) -> DatabaseFileError:
-    """The error for a database file that is damaged (one line: SQLite's
-    own report may have several)."""
-    return DatabaseFileError(Reason(Refusal.DATABASE_DAMAGED, name=name, text=" ".join(why.split())))
+def damaged(name: str, why: str | Reason) -> DatabaseFileError:
+    """The error for a database file that is damaged: ``why`` is one of
+    the ``DAMAGE_*`` reasons, or SQLite's own words (one line: its report
+    may have several)."""
+    if isinstance(why, str):
+        why = Reason(Refusal.DAMAGE_SQLITE_SAYS, text=" ".join(why.split()))
+    return DatabaseFileError(Reason(Refusal.DATABASE_DAMAGED, name=name, text=why))
 
 
 def foreign(name: str) -> DatabaseFileError:
@@ -144,21 +147,21 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
     if not is_sqlite_header(header):
         raise DatabaseFileError(Reason(Refusal.DATABASE_NOT_SQLITE, name=name))
     if len(header) < 100:
-        raise damaged(name, "shorter than an SQLite header")
+        raise damaged(name, Reason(Refusal.DAMAGE_HEADER_SHORT))
     page_size = int.from_bytes(header[16:18], "big")
     if page_size == 1:
         page_size = 65536
     if page_size < 512 or page_size & (page_size - 1):
-        raise damaged(name, "its header gives an impossible page size")
+        raise damaged(name, Reason(Refusal.DAMAGE_PAGE_SIZE))
     has_wal = nonempty(Path(f"{path}-wal"))
     if not has_wal and not nonempty(Path(f"{path}-journal")):
         # With a pending log or journal, SQLite will bring the file up to
         # date first, so until then it may legitimately look short.
         if size % page_size:
-            raise damaged(name, "it is not a whole number of pages long: it was cut short")
+            raise damaged(name, Reason(Refusal.DAMAGE_CUT_SHORT))
         pages = int.from_bytes(header[28:32], "big")
         if header[24:28] == header[92:96] and size < pages * page_size:
-            raise damaged(name, f"it holds {size // page_size} of its {pages} pages")
+            raise damaged(name, Reason(Refusal.DAMAGE_PAGES_MISSING, held=size // page_size, pages=pages))
     application_id = int.from_bytes(header[68:72], "big", signed=True)
     if application_id not in (0, APPLICATION_ID):
         raise foreign(name)
