@@ -9,12 +9,16 @@ remains, the fair hint found the terrace dead, or no move is left at all),
 how many ended otherwise (no move to a new position, nothing worth doing,
 the per-deal time cap), and checks that no game ever came back to a
 position it had reached (a hint to take moves back, ``win-behind``, is
-followed by taking them back).
+followed by taking them back) and that none wanders on past
+:data:`MOVES_PER_CARD` moves a card without ending (``cap``, a defect as a
+loop is).
 
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
     .venv/bin/python bench/hints.py --fair --deals 1-5 --seconds 2   # the default, fair Hint
     .venv/bin/python bench/hints.py --fair --set nodes=20000         # other fair-hint settings
+    .venv/bin/python bench/hints.py --fair --variants admirals-patience,empress-of-italy,generals-patience,\
+        big-terrace,madame --deals 1-2 --seconds 0.3 --deal-seconds 420 --jobs 2   # the soak of every preset
     .venv/bin/python bench/hints.py --stateless --variants empress-of-italy --deals 1-5 --seconds 1
                                      # terrace.solver.hint(board), which gets the game and nothing else
     .venv/bin/python bench/hints.py --stateless --forget ...        # each hint solving afresh (as before
@@ -24,7 +28,10 @@ followed by taking them back).
                                      # it followed the solver's furthest line)
 
 Also prints how long the hints took (median, 90th percentile, longest),
-and how many cards were on the foundations where each game not won ended.
+in wall seconds and in this process's CPU seconds (on a loaded machine a
+hint ends at its wall budget but a step of its search that cannot be cut
+may end late: the CPU seconds tell that from a hint that overruns), and
+how many cards were on the foundations where each game not won ended.
 """
 
 from __future__ import annotations
@@ -56,6 +63,10 @@ move is left at all."""
 LOST_OUTCOMES = tuple(dict.fromkeys(LOSSES.values()))
 LATE = 0.1
 """A hint that took this much longer than its budget is counted as late."""
+MOVES_PER_CARD = 10
+"""A followed game still going after this many moves per card of its decks
+is stopped as ``cap``: the hints wander (a cycle longer than any exact
+repeat the loop check sees)."""
 
 
 def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]:
@@ -126,16 +137,22 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
     hints = backs = 0
     outcome = "time"
     hint_seconds: list[float] = []
+    hint_cpu: list[float] = []
+    cap = MOVES_PER_CARD * board.rules.card_count
     while time.perf_counter() - start < deal_seconds:
         if board.is_won():
             outcome = "won"
             break
-        asked = time.perf_counter()
+        if len(board.move_stack) >= cap:
+            outcome = "cap"
+            break
+        asked, asked_cpu = time.perf_counter(), time.process_time()
         if stateless:
             found = stateless_hint(board, seconds, forget)
         else:
             found = find_hint(board, seconds, not fair, kept, number, settings=settings)
         hint_seconds.append(time.perf_counter() - asked)
+        hint_cpu.append(time.process_time() - asked_cpu)
         hints += 1
         kept = found["kept"]
         if found["move"] is None and found.get("back"):  # a win from an earlier position: go back there
@@ -157,7 +174,7 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
     returns = returns_with_nothing_learnt(Board.from_number(number, get_rules(variant)), played)
     return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints, "returns": returns,
             "moves": len(board.move_stack), "up": board.foundation_cards, "backs": backs,
-            "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds}
+            "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds, "hint_cpu": hint_cpu}
 
 
 def main() -> None:
@@ -200,8 +217,8 @@ def main() -> None:
         times = [r["seconds"] for r in results]
         lost = sum(outcomes[o] for o in LOST_OUTCOMES)
         print(f"{variant}: {len(results)} deals: won {outcomes['won']}, lost {lost}, "
-              f"loop {outcomes['loop']}, "
-              f"other {len(results) - outcomes['won'] - lost - outcomes['loop']} "
+              f"loop {outcomes['loop']}, cap {outcomes['cap']}, "
+              f"other {len(results) - outcomes['won'] - lost - outcomes['loop'] - outcomes['cap']} "
               f"({dict(outcomes)}); median {statistics.median(times):.1f} s per deal, "
               f"longest {max(times):.1f} s, hints {sum(r['hints'] for r in results)}, "
               f"wall {time.perf_counter() - wall:.0f} s")
@@ -214,6 +231,10 @@ def main() -> None:
         print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
               f"ran to the {args.seconds:g} s budget, {late} past it by more than {LATE:g} s")
+        cpu = [s for r in results for s in r["hint_cpu"]]
+        print(f"  in CPU seconds: {percentile(cpu, 50):.3f} s (median), {percentile(cpu, 90):.3f} s "
+              f"(90th percentile), {max(cpu, default=0.0):.3f} s at most; "
+              f"{sum(s > args.seconds + LATE for s in cpu)} past the budget by more than {LATE:g} s")
         unfinished = [r for r in results if r["outcome"] != "won"]
         if unfinished:
             print(f"  the games not won ended with {statistics.mean(r['up'] for r in unfinished):.1f} "
