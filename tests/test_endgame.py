@@ -113,24 +113,32 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
         # thread's CPU time: on a loaded machine (CI) the wall clock also
         # counts other processes' turns, and the work done before the
         # deadline can only be less. The defect cost 2.4 to 3.4 replays of
-        # CPU time too many. (The process's CPU time counted other threads
-        # of the test process too: 6.3 replays in the fresh-clone CI on
-        # 2e0f8843, 1.3 alone.)
-        cpu = time.thread_time()
-        began = time.perf_counter()
-        short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
-        took = time.thread_time() - cpu
-        # (a replay measured again just after: the machine's speed while it ran
-        # lies between the two; one CI run under load took 4.2 replays as
-        # measured before it)
-        now = max(replay, _replay_seconds(EMPRESS_WANDERING, raw))
-        # (the work before the deadline and the last replay: share + 1
-        # replays; one more allowed, as the machine's speed may dip below
-        # both measures while it runs: CI on f69a7318 took 2.97 replays of
-        # the slower measure at share 1.5. The defect took share + 3.4 at
-        # least, and fails it still)
-        assert took < (share + 2) * now + 0.05, (share, took / replay, took / now)
-        assert replays_to_win(EMPRESS_WANDERING, short)
+        # CPU time too many, at every try.
+        # (Up to three tries: the fresh-clone CIs on 2e0f8843 and df7bac16
+        # measured about 6 replays once each, where a run alone, after
+        # test_solver_core in one process, or beside 6 million other
+        # objects measured 1.2-1.5; the cause was not found.)
+        tries: list[tuple[float, float]] = []
+        for _ in range(3):
+            cpu = time.thread_time()
+            began = time.perf_counter()
+            short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
+            took = time.thread_time() - cpu
+            assert replays_to_win(EMPRESS_WANDERING, short)
+            # (a replay measured again just after: the machine's speed while it ran
+            # lies between the two; one CI run under load took 4.2 replays as
+            # measured before it)
+            now = max(replay, _replay_seconds(EMPRESS_WANDERING, raw))
+            tries.append((took / replay, took / now))
+            # (the work before the deadline and the last replay: share + 1
+            # replays; one more allowed, as the machine's speed may dip below
+            # both measures while it runs: CI on f69a7318 took 2.97 replays of
+            # the slower measure at share 1.5. The defect took share + 3.4 at
+            # least, and fails it still)
+            if took < (share + 2) * now + 0.05:
+                break
+        else:
+            raise AssertionError((share, tries))
 
 
 def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
