@@ -266,6 +266,11 @@ LONG_CHECK = 5_000
 be told (about a second's work or more)."""
 
 
+def _game_count(conn: sqlite3.Connection) -> int:
+    """How many games the database of ``conn`` holds."""
+    return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
 class _Told:
     """A :data:`Progress` told the steps of a check of ``total`` games."""
 
@@ -1593,7 +1598,7 @@ class SqliteStore:
         if not self._noting() or self._emptied or self._written_over:
             return None
         try:
-            return int(self._conn.execute("SELECT count(*) FROM games").fetchone()[0])
+            return _game_count(self._conn)
         except sqlite3.Error:
             return None
 
@@ -2157,7 +2162,7 @@ class SqliteStore:
             if cached:
                 self._take_found(conn, tally)
             elif touched is None and progress is not None:
-                told = _Told.of(progress, int(conn.execute("SELECT count(*) FROM games").fetchone()[0]))
+                told = _Told.of(progress, _game_count(conn))
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, rowid, {kept}, {bounded('replay_stamp')}, "
                 f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
@@ -2474,7 +2479,7 @@ class SqliteStore:
         with self._transaction(write=True, action="create") as conn:
             self._others_wrote(conn)
             line = insert_game(conn, game, "create")
-            games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+            games = _game_count(conn)
         game.mark_saved(game.revision, line)
         self._remember(game.clone())
         self._note_running(games)
@@ -2506,7 +2511,7 @@ class SqliteStore:
         if self._holder() is None or self._file is None or not self._noting():
             return
         try:
-            games = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+            games = _game_count(conn)
         except sqlite3.Error:
             return
         if games:
@@ -2867,7 +2872,7 @@ class SqliteStore:
                         trust_found(conn, FOUND_VERSION)
                     if self._note_due():  # (an import killed midway noted nothing: its file emptied
                         # afterwards was taken for a new one, or one of the old count)
-                        held = int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+                        held = _game_count(conn)
             except StoreError as error:
                 if not written:
                     raise
