@@ -83,7 +83,13 @@ def test_the_survey_benchmark_counts_the_cpu_time_of_the_local_pools_workers(tmp
     the benchmark runs: inside this test process, after a whole test run,
     a CI machine once counted 0.45 s for the pool against 1.24 s alone
     (in a process of its own here, 5 runs: the pool 1.3 to 1.7 times the
-    time alone)."""
+    time alone). The work is not the same to the position: the solver
+    shares and bounds it on the wall clock (the hunters' turns follow the
+    complete search's slices of 0.02 s, a won line is tidied for at most
+    0.25 s), so on a loaded machine the pool's two workers, sharing the
+    cores with the rest of the test run, do other work; the fresh-clone CI
+    of stop 64 counted 0.38 s for the pool against 0.76 s alone. Hence a
+    fifth, where the defect counted a hundredth."""
     import json
     import os
     import subprocess
@@ -98,7 +104,7 @@ def test_the_survey_benchmark_counts_the_cpu_time_of_the_local_pools_workers(tmp
     assert done.returncode == 0, done.stderr[-2000:]
     (alone, pooled), decided = json.loads(done.stdout)
     assert decided == [True, True]  # (the same work each time)
-    assert pooled >= 0.5 * alone, (alone, pooled)
+    assert pooled >= 0.2 * alone, (alone, pooled)
 
 
 def _put_row(path: str, deal: int, solver: int, verdict: Verdict, player: str = "perfect") -> None:
