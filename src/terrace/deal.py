@@ -37,7 +37,6 @@ from terrace.cards import (
     full_pack,
     given_card,
     parse_card,
-    word_count,
     wrong_copies,
 )
 from terrace.errors import InvalidCardError, InvalidDealError
@@ -116,6 +115,28 @@ def deal_words(text: str, most: int) -> list[str]:
     (['AS', '2S', '3S'], ['AS\\u20282S'], ['AS', '2S'])
     """
     return [word.group() for word in itertools.islice(_WORD.finditer(text), most + 1)]
+
+
+COUNTED_WORDS = 10_000
+"""A deal string of more words than this is refused as having more than
+this many cards, not counted to the end (a text of 100 MB took 5 s to
+count)."""
+
+
+def _too_many_cards(text: str, rules: Rules) -> Reason:
+    """Why a deal string of more words than ``rules`` has cards is refused:
+    its count, up to :data:`COUNTED_WORDS`.
+
+    >>> from terrace.variants import get_rules
+    >>> _too_many_cards("AS " * 105, get_rules("terrace")).text()
+    'a deal for 2 decks has 104 cards, this one has 105'
+    >>> _too_many_cards("AS " * 20_000, get_rules("terrace")).text()
+    'a deal for 2 decks has 104 cards, this one has more than 10000'
+    """
+    count = sum(1 for _ in itertools.islice(_WORD.finditer(text), COUNTED_WORDS + 1))
+    if count > COUNTED_WORDS:
+        return Reason(Refusal.DEAL_CARDS_MANY, decks=rules.decks, cards=rules.card_count, most=COUNTED_WORDS)
+    return Reason(Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=count)
 
 
 def _cards_of_words(words: list[str]) -> tuple[Card, ...]:
@@ -213,8 +234,7 @@ class Deal:
         words = deal_words(text, rules.card_count)
         if len(words) > rules.card_count:
             del words
-            raise InvalidDealError(Reason(Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count,
-                                          count=word_count(text, DEAL_SPACES)))
+            raise InvalidDealError(_too_many_cards(text, rules))
         deal = cls(_cards_of_words(words), number)
         deal.check(rules)
         return deal

@@ -82,6 +82,7 @@ class Refusal(StrEnum):
     DEAL_BAD_CARD = "deal-bad-card"
     DEAL_NOT_CARDS = "deal-not-cards"
     DEAL_CARD_COUNT = "deal-card-count"
+    DEAL_CARDS_MANY = "deal-cards-many"
     DEAL_COPIES = "deal-copies"
     DEAL_COPIES_ONE_DECK = "deal-copies-one-deck"
     DEAL_NOT_THAT_NUMBER = "deal-not-that-number"
@@ -392,6 +393,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DEAL_CARD_COUNT: Wording(
         _BAD, "a deal for {decks:decks} has {cards} cards, this one has {count}",
         "Ein Spiel mit {decks:decks} hat {cards} Karten, dieses hat {count}."),
+    Refusal.DEAL_CARDS_MANY: Wording(
+        _BAD, "a deal for {decks:decks} has {cards} cards, this one has more than {most}",
+        "Ein Spiel mit {decks:decks} hat {cards} Karten, dieses hat mehr als {most}."),
     Refusal.DEAL_COPIES: Wording(
         _BAD, "the deal has {have} of {card}; {decks} decks have {decks}",
         "Das Spiel enthält {have}-mal {card}; {decks} Kartenspiele enthalten sie {decks}-mal."),
