@@ -110,6 +110,10 @@ def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
     assert badges.count() == len(game["choices"])
     assert "sampled stocks" in page.locator("#coach-chances").inner_text()
     assert all("/32" in badge for badge in badges.all_inner_texts())
+    # (a bare "31/32" says what it counts when pointed at; a dead candidate's says so)
+    titles = badges.evaluate_all("marks => marks.map((mark) => mark.title)")
+    assert all("wins less often than these counts say" in title for title in titles)
+    assert any(" of 32 sampled stocks" in title for title in titles)
     # the words keep off the window's edges (they once ran from edge to edge)
     text = page.locator("#coach-chances .chances-text").bounding_box()
     width = page.viewport_size["width"]

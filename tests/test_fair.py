@@ -376,6 +376,28 @@ def test_a_player_with_no_positions_left_enters_none() -> None:
     assert decision.move is not None and player.positions == 0
 
 
+@pytest.mark.parametrize("moves", ["", "c1"], ids=["choice", "after it"])
+def test_a_decision_draws_its_samples_as_it_solves_them(monkeypatch: pytest.MonkeyPatch, moves: str) -> None:
+    """A decision stopped after its first solve (its positions spent) has
+    drawn the one sample it solved, not all 2K first: with K = 4096 a fair
+    hint of Terrace's base card given 2 s drew 4,846 samples, solved none
+    and said "no sampled stock order was decided in the time"."""
+    board = Board.from_number(3, Rules(decks=1, reserve=4, piles=3, candidates=2))
+    for text in moves.split():
+        board.push_text(text)
+    drawn = Counter[str]()
+    sample = Observation.sample
+
+    def counted(self: Observation, rng: random.Random) -> Board:
+        drawn["samples"] += 1
+        return sample(self, rng)
+
+    monkeypatch.setattr(Observation, "sample", counted)
+    decision = FairPlayer(replace(SMALL, samples=64), seed=1, positions=1).decide(observe(board))
+    assert decision.kind == "sampled" and decision.solves == 1
+    assert drawn["samples"] == 1
+
+
 @pytest.mark.parametrize(("name", "low", "high"), [
     ("samples", 1, 4096), ("nodes", 1, 10**9), ("choice_nodes", 1, 10**9), ("choice_factor", 1, 64),
     ("space_factor", 1, 64), ("candidates", 1, 64), ("share", 0, 64),

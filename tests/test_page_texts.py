@@ -231,6 +231,21 @@ def test_the_german_page_names_a_candidate_as_its_rules_do() -> None:
     assert "Karte zur Wahl" in texts["coach.choice"] and "Karte zur Wahl" in texts["coach.choiceCard"]
 
 
+def test_the_chances_say_their_counts_are_no_players_chance() -> None:
+    """The base cards' "Chances" count the sampled stocks in which a
+    winning line exists for one who knows the order; the page said only
+    "wins in 8 of 8 sampled stocks (does not look at face-down cards)".
+    The fair player, following them on Terrace deals 1-40 (K = 4), won 25
+    (62.5%) where the card it chose averaged 96% of its samples."""
+    says = {"en": ("for one who knows that order", "wins less often", "not your chance"),
+            "de": ("für den, der sie kennt", "gewinnt seltener", "nicht deine Gewinnchance")}
+    assert set(says) == set(STRINGS)
+    for language, (counted, fewer, estimate) in says.items():
+        words = STRINGS[language]
+        assert counted in words["chances.fair"] and fewer in words["chances.fair"], language
+        assert counted in words["chances.help"] and estimate in words["chances.help"], language
+
+
 def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
     """A fair hint, the coach and the base cards' chances said "wins in 1
     of 1 sampled stocks" ("von 1 ausgelosten Reihenfolgen"), as a hint

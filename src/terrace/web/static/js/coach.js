@@ -197,7 +197,9 @@ export function markCoach() {
     const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
     const card = pile && topCard(pile);
     if (card && !card.querySelector(".chance")) {
-      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${c.tried}` }));
+      // (the bare count says what it counts when pointed at: "8/8" read as a sure win)
+      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${c.tried}`,
+        title: `${chanceWords(c, cardLabel)} ${t("chances.fair")}` }));
     }
   }
 }
@@ -321,12 +323,17 @@ function drawChances() {
 // every one when the terrace is dead whichever is chosen (then none is
 // fatal: no choice kills a terrace already dead).
 function chancesWords(known, name) {
+  const words = known.candidates.map((c) => chanceWords(c, name));
+  return `${words.join(" · ")} ${t("chances.fair")}`;
+}
+
+// One candidate's wins in words (as chancesWords).
+function chanceWords(c, name) {
   const fatal = (app.game && app.game.fatal) || [];
   const dead = Boolean(app.game && app.game.terrace_dead);
-  const words = known.candidates.map((c) => t(
+  return t(
     dead || fatal.includes(c.move) ? "chances.dead" : c.undecided ? "chances.oneUndecided" : "chances.one",
-    { card: name(c.card), wins: c.wins, samples: c.tried, n: c.tried, undecided: c.undecided }));
-  return `${words.join(" · ")} ${t("chances.fair")}`;
+    { card: name(c.card), wins: c.wins, samples: c.tried, n: c.tried, undecided: c.undecided });
 }
 
 // While the stocks are sampled the button says so (one at a time). The
