@@ -47,6 +47,20 @@ def test_variants_lists_every_preset() -> None:
         assert line.startswith(name) and TITLES[name] in line and get_rules(name).describe() in line
 
 
+def test_variants_names_the_other_names_that_variant_takes() -> None:
+    """`terrace variants` listed no other names: that Queen of Italy and
+    Signora are Terrace (and `-v signora` plays it) was nowhere in it,
+    though docs/rules.md says it lists them."""
+    from terrace.variants import VARIANTS
+
+    lines = run("variants").output.splitlines()
+    for line, variant in zip(lines, VARIANTS, strict=True):
+        others = ", ".join(variant.alias_names)
+        assert line.endswith(f"; also {others}" if others else variant.rules.describe()), line
+    assert lines[0].endswith("; also queen-of-italy, signora")
+    assert run("show", "-v", "signora", "-n", "1").output == run("show", "-v", "terrace", "-n", "1").output
+
+
 def test_deal_prints_the_deal_string() -> None:
     result = run("deal", "--variant", "terrace", "--deal-number", "7")
     assert result.exit_code == 0

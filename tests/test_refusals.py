@@ -90,7 +90,35 @@ def test_places_lists_and_decks_in_words() -> None:
     # German text names an option or a field by its identifier, in quotes:
     # "piles muss ..." read as a German sentence that had lost a word.
     piles = Reason(Refusal.OPTION_RANGE, option="piles", low=1, high=20, value=25)
-    assert piles.text("de") == "„piles“ muss zwischen 1 und 20 liegen, nicht bei 25."
+    assert piles.text("de") == "„piles“ muss zwischen 1 und 20 liegen, angegeben war 25."
+
+
+@pytest.mark.parametrize(("given", "english", "german"), [
+    ({"spaces": -10**250},
+     "spaces must be 'auto', 'free' or 'waste', not a negative number of about 251 digits",
+     "„spaces“ muss „auto“, „free“ oder „waste“ sein, nicht eine negative Zahl mit etwa 251 Stellen."),
+    ({"decks": 10**5000}, "decks must be between 1 and 8, not a number of about 5001 digits",
+     "„decks“ muss zwischen 1 und 8 liegen, angegeben war eine Zahl mit etwa 5001 Stellen."),
+    ({"piles": 1, "candidates": -10**300},
+     "candidates must be between 0 and the number of piles (1), not a negative number of about 301 digits",
+     "„candidates“ muss zwischen 0 und der Zahl der Stapel (1) liegen, angegeben war eine negative Zahl mit "
+     "etwa 301 Stellen."),
+], ids=["choice", "range", "candidates"])
+def test_a_number_too_long_to_show_is_described_in_the_message_s_language(
+        given: dict[str, int], english: str, german: str) -> None:
+    """A rule option given a number too long to show: German said it in
+    English ('nicht a number of about 251 digits', as the words were made
+    when the refusal was), or ungrammatically ('nicht bei eine Zahl ...'),
+    and neither language said that the number was negative."""
+    import copy
+    import pickle
+
+    with pytest.raises(InvalidRulesError) as info:
+        Rules.from_dict(given)
+    reason = info.value.reason
+    assert reason is not None
+    for same in (reason, pickle.loads(pickle.dumps(reason)), copy.deepcopy(reason)):
+        assert (str(same), same.text("de")) == (english, german)
 
 
 def test_long_input_is_shortened() -> None:

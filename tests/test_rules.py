@@ -176,6 +176,19 @@ def test_every_number_option_refuses_just_beyond_its_limits(name: str) -> None:
         assert info.value.code is option.refusal
 
 
+@pytest.mark.parametrize("name", [n for n, o in RULE_OPTIONS.items() if o.kind is not OptionKind.INT])
+def test_a_choice_or_yes_no_option_has_no_limits_and_says_so(name: str) -> None:
+    """Asking a choice or a yes/no option for its limits was an empty
+    AssertionError (under ``python -O`` an AttributeError on None); it is a
+    TypeError that names the option and its values."""
+    option = RULE_OPTIONS[name]
+    said = "true or false" if option.kind is OptionKind.BOOL else f"'{option.choices[-1]}'"
+    for ask in (option.smallest, option.largest, option.range_text, option.bounds, lambda: option.limits({})):
+        with pytest.raises(TypeError, match=f"^{name} is .*{said}, not a number with limits$"):
+            ask()
+    option.check_range(Rules().to_dict())  # (nothing to check)
+
+
 def test_bounds_read_as_formulas() -> None:
     assert str(Bound(-1, (("decks", 52), ("piles", -1)))) == "52 × decks − piles − 1"
     assert str(Bound(0, (("piles", 1),))) == "piles" and str(Bound(8)) == "8" and str(Bound(-2)) == "−2"

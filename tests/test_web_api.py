@@ -856,6 +856,22 @@ def test_a_clock_at_1970_is_named_as_the_reason_nothing_is_saved(
     assert client.get(f"/api/games/{game['id']}").json()["revision"] == 0
 
 
+def test_a_number_too_long_to_show_is_refused_in_german_words(client: TestClient) -> None:
+    """A variant or a rule option given a 251-digit number was refused in
+    German with English words inside ('nicht mit a number of about 251
+    digits') or as 'nicht bei eine Zahl mit etwa 251 Stellen'."""
+    german = {"accept-language": "de", "content-type": "application/json"}
+    huge = "1" + "0" * 250
+    said = {
+        f'{{"variant": {huge}}}': "benannt, angegeben war eine Zahl mit etwa 251 Stellen.",
+        f'{{"options": {{"redeals": -{huge}}}}}': "angegeben war eine negative Zahl mit etwa 251 Stellen.",
+        f'{{"options": {{"spaces": {huge}}}}}': "sein, nicht eine Zahl mit etwa 251 Stellen.",
+    }
+    for body, end in said.items():
+        answer = client.post("/api/games", content=body, headers=german)
+        assert answer.status_code == 400 and answer.json()["error"].endswith(end), answer.text
+
+
 def test_the_weight_of_a_language_is_read_in_either_case() -> None:
     """ABNF's strings ignore case (RFC 5234), so "Q=0" is a weight, as
     "q=0" is: German, which the client does not want, was chosen."""

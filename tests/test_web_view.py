@@ -8,12 +8,16 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from terrace.board import Board
+from terrace.cards import CODE, RANK, RANKS, RED, SUIT, SUITS
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
 from terrace.variants import PRESETS
-from terrace.web.view import describe_sources, notation, pile_cards, source_piles
+from terrace.web.view import describe_sources, foundation_badges, notation, pile_cards, source_piles
+from test_properties_wide import PLACES, full_rules, laid_out
 
 
 def sources_by_trying_every_pile(board: Board) -> dict[str, dict[str, Any]]:
@@ -82,3 +86,22 @@ def test_targets_keep_the_pages_order() -> None:
             seen += len(keys)
         board.pop()
     assert seen
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(full_rules(), st.integers(0, 12), st.tuples(*(st.booleans() for _ in PLACES)), st.integers(0, 2**32))
+def test_a_foundation_s_badge_names_exactly_the_cards_it_takes(
+        rules: Rules, base: int, empty: tuple[bool, ...], seed: int) -> None:
+    """The badge the page hangs below a foundation (the rank it waits for,
+    with its colour, or its suit in suit) names the cards the engine lets
+    onto it and no other, in positions laid out at random over every rule
+    option; a complete foundation's badge names none."""
+    bare = frozenset(place for place, left in zip(PLACES, empty, strict=True) if left)
+    board = Board.from_position(laid_out(rules, base, bare, random.Random(seed)), rules)
+    for index, badge in enumerate(foundation_badges(board)):
+        taken = {CODE[card] for card in range(52) if board.foundation_accepts(index, card)}
+        named = {CODE[card] for card in range(52) if badge["next"] == RANKS[RANK[card]] and (
+            badge["colour"] is None or badge["colour"] == ("red" if RED[card] else "black")) and (
+            badge["suit"] is None or badge["suit"] == SUITS[SUIT[card]])}
+        assert badge["complete"] == (len(board.foundations[index]) == 13)
+        assert taken == (set() if badge["complete"] else named), (index, badge, board.position())

@@ -351,13 +351,13 @@ WORDINGS: dict[Refusal, Wording] = {
         "„{option}“ muss {choices:choices} sein, nicht {value}."),
     Refusal.OPTION_RANGE: Wording(
         _BAD, "{option} must be between {low} and {high}, not {value}",
-        "„{option}“ muss zwischen {low} und {high} liegen, nicht bei {value}."),
+        "„{option}“ muss zwischen {low} und {high} liegen, angegeben war {value}."),
     Refusal.RESERVE_RANGE: Wording(
         _BAD, "the reserve must hold between {low} and {high} cards, not {value}",
         "Die Terrasse muss zwischen {low} und {high} Karten haben, nicht {value}."),
     Refusal.CANDIDATES_RANGE: Wording(
         _BAD, "candidates must be between {low} and the number of piles ({high}), not {value}",
-        "„candidates“ muss zwischen {low} und der Zahl der Stapel ({high}) liegen, nicht bei {value}."),
+        "„candidates“ muss zwischen {low} und der Zahl der Stapel ({high}) liegen, angegeben war {value}."),
     Refusal.OPTION_KEPT_RANGE: Wording(
         _BAD, "with {given:list}, {option} must be between {low} and {high}, and the rules you started from "
         "have {value}: give {option} too, or change {changed:list}",
@@ -368,7 +368,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
     Refusal.VARIANT_NOT_TEXT: Wording(
         _BAD, "a variant is named by text such as 'terrace', not {value}",
-        "Eine Variante wird mit Text wie „terrace“ benannt, nicht mit {value}."),
+        "Eine Variante wird mit Text wie „terrace“ benannt, angegeben war {value}."),
     Refusal.LABEL_NOT_TEXT: Wording(
         _BAD, "a rules label must be text such as 'wood (custom: decks 1)', not {value}",
         "Eine Regelbezeichnung muss Text wie „wood (custom: decks 1)“ sein, nicht {value}."),
@@ -1219,18 +1219,39 @@ def _head(value: object) -> object:
     return value
 
 
+class LongNumber(str):
+    """A whole number too long to quote, described by its size in English
+    (:func:`number_text`); a German message describes it in German, also
+    when the English words were made before the language was known
+    (:func:`quote`)."""
+
+    def __new__(cls, digits: int, negative: bool) -> LongNumber:
+        sign = "negative " if negative else ""
+        described = super().__new__(cls, f"a {sign}number of about {digits} digits")
+        described.digits, described.negative = digits, negative
+        return described
+
+    digits: int
+    negative: bool
+
+    def __reduce__(self) -> tuple[type[LongNumber], tuple[int, bool]]:
+        return (LongNumber, (self.digits, self.negative))
+
+    def german(self) -> str:
+        """The same in German (nominative: the German templates put it so)."""
+        return f"eine {'negative ' if self.negative else ''}Zahl mit etwa {self.digits} Stellen"
+
+
 def number_text(value: int, language: str = "en") -> str:
     """A whole number as text, shortened like :func:`clip` (a number too long
     to quote, even too long for ``str()``, is described by its size).
 
-    >>> number_text(-42), number_text(10**5000), number_text(10**5000, "de")
-    ('-42', 'a number of about 5001 digits', 'eine Zahl mit etwa 5001 Stellen')
+    >>> number_text(-42), number_text(10**5000), number_text(-10**5000, "de")
+    ('-42', 'a number of about 5001 digits', 'eine negative Zahl mit etwa 5001 Stellen')
     """
     if value.bit_length() > 3 * MAX_QUOTE:  # more than about 180 digits
-        digits = round(value.bit_length() * 0.30103) + 1
-        if language == "de":
-            return f"eine Zahl mit etwa {digits} Stellen"
-        return f"a number of about {digits} digits"
+        described = LongNumber(round(value.bit_length() * 0.30103) + 1, value < 0)
+        return described.german() if language == "de" else described
     return clip(str(value))
 
 
@@ -1354,6 +1375,8 @@ class _Words(string.Formatter):
             return value.text(self.language)
         if de and isinstance(value, Quoted) and not format_spec:
             return f"„{value.text}“"  # (German quotes, as the German templates write them)
+        if de and isinstance(value, LongNumber):
+            return value.german()
         if format_spec == "change":
             return CHANGES.get(str(value), CHANGES["change"])[1 if de else 0]
         if format_spec == "card":

@@ -351,10 +351,28 @@ class RuleOption:
             Reason(Refusal.OPTION_NOT_CHOICE, option=self.name, choices=self.choices, value=quote(value))
         )
 
+    def bounds(self) -> tuple[Bound, Bound]:
+        """The option's lowest and highest value as formulas; only a number
+        option has them (a choice or a yes/no option is a :class:`TypeError`
+        that says so, also under ``python -O``).
+
+        >>> RULE_OPTIONS["foundations"].bounds()
+        Traceback (most recent call last):
+        ...
+        TypeError: foundations is a choice of 'alternate' or 'suit', not a number with limits
+        """
+        if self.low is None or self.high is None:
+            kind = "true or false"
+            if self.kind is OptionKind.CHOICE:
+                *others, last = map(repr, self.choices)
+                kind = f"a choice of {', '.join(others)} or {last}"
+            raise TypeError(f"{self.name} is {kind}, not a number with limits")
+        return self.low, self.high
+
     def limits(self, values: Mapping[str, object]) -> tuple[int, int]:
         """The lowest and highest value allowed with these other options."""
-        assert self.low is not None and self.high is not None
-        return self.low.value(values), self.high.value(values)
+        low, high = self.bounds()
+        return low.value(values), high.value(values)
 
     def check_range(self, values: Mapping[str, object]) -> None:
         """Raise :class:`InvalidRulesError` unless the option's value in
@@ -369,20 +387,18 @@ class RuleOption:
 
     def smallest(self) -> int:
         """The lowest value the option can ever take (whatever the others)."""
-        assert self.low is not None
-        return _extreme(self.low, lowest=True)
+        return _extreme(self.bounds()[0], lowest=True)
 
     def largest(self) -> int:
         """The highest value the option can ever take (whatever the others)."""
-        assert self.high is not None
-        return _extreme(self.high, lowest=False)
+        return _extreme(self.bounds()[1], lowest=False)
 
     def range_text(self) -> str:
         """The limits for people: ``1-8``, ``0 to piles``."""
-        assert self.low is not None and self.high is not None
-        if not self.low.terms and not self.high.terms:
-            return f"{self.low}-{self.high}"
-        return f"{self.low} to {self.high}"
+        low, high = self.bounds()
+        if not low.terms and not high.terms:
+            return f"{low}-{high}"
+        return f"{low} to {high}"
 
     def to_json(self) -> dict[str, Any]:
         """What the web API publishes: ``type``, ``default`` and ``help``;
@@ -393,12 +409,12 @@ class RuleOption:
         if self.kind is OptionKind.CHOICE:
             data["choices"] = list(self.choices)
         if self.kind is OptionKind.INT:
-            assert self.low is not None and self.high is not None
+            low, high = self.bounds()
             data["min"], data["max"] = self.smallest(), self.largest()
-            if self.low.terms:
-                data["min_from"] = self.low.to_json()
-            if self.high.terms:
-                data["max_from"] = self.high.to_json()
+            if low.terms:
+                data["min_from"] = low.to_json()
+            if high.terms:
+                data["max_from"] = high.to_json()
         return data
 
 

@@ -36,10 +36,13 @@ from terrace.variants import VARIANTS
 
 @command("variants")
 def variants() -> None:
+    """A preset known by other names ends its line with them (also
+    queen-of-italy, signora): --variant takes them too."""
     names = max(len(variant.name) for variant in VARIANTS)
     titles = max(len(variant.title) for variant in VARIANTS)  # (not a fixed width: no title runs over)
     for variant in VARIANTS:
-        click.echo(f"{variant.name:{names}}  {variant.title:{titles}}  {variant.rules.describe()}")
+        others = f"; also {', '.join(variant.alias_names)}" if variant.aliases else ""
+        click.echo(f"{variant.name:{names}}  {variant.title:{titles}}  {variant.rules.describe()}{others}")
 
 
 @command("deal")

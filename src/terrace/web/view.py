@@ -22,8 +22,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from terrace.board import Board
-from terrace.building import FOUNDATION_SIZE
-from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, card_code, parse_card
+from terrace.building import COLOUR_AFTER, FOUNDATION_SIZE, SUIT_AFTER, key_words
+from terrace.cards import RANKS, SUIT, SUITS, card_code, parse_card
 from terrace.moves import Move
 from terrace.position import Status
 from terrace.solver.prune import dead_end
@@ -142,21 +142,19 @@ def foundation_badges(board: Board, state: dict[str, Any] | None = None) -> list
     ``state`` is ``board.to_dict()`` when the caller has it already."""
     badges: list[dict[str, Any]] = []
     base = None if board.choosing else RANKS[board.base_rank]
+    in_suit = board.rules.in_suit
+    after = SUIT_AFTER if in_suit else COLOUR_AFTER  # (the building rules' own table: stated once)
     for cards in (board.to_dict() if state is None else state)["foundations"]:
         if not cards:
             badges.append({"count": 0, "next": base, "colour": None, "suit": None, "complete": False})
             continue
-        top = parse_card(cards[-1])
-        complete = len(cards) >= FOUNDATION_SIZE
-        badges.append(
-            {
-                "count": len(cards),
-                "next": None if complete else RANKS[(RANK[top] + 1) % 13],
-                "colour": None if complete or board.rules.in_suit else ("black" if RED[top] else "red"),
-                "suit": SUITS[SUIT[top]] if board.rules.in_suit and not complete else None,
-                "complete": complete,
-            }
-        )
+        badge: dict[str, Any] = {"count": len(cards), "next": None, "colour": None, "suit": None,
+                                 "complete": len(cards) >= FOUNDATION_SIZE}
+        if not badge["complete"]:
+            wanted = after[parse_card(cards[-1])]
+            colour, badge["next"] = key_words(wanted, in_suit=in_suit)
+            badge["colour"], badge["suit"] = (None, SUITS[SUIT[wanted]]) if in_suit else (colour, None)
+        badges.append(badge)
     return badges
 
 
