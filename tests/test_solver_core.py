@@ -1532,3 +1532,26 @@ def test_core_follows_python_on_whole_deals_unranked_and_digging(extra: dict[str
         python = run(board, Options(core="python", **extra), 20_000)
         core = run(board, Options(core="compiled", **extra), 20_000)
         assert core == python, (name, extra)
+
+
+@pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
+@pytest.mark.parametrize("redeals", ["least", "most"])
+def test_the_compiled_core_takes_the_largest_rules_the_engine_allows(redeals: str) -> None:
+    """The core keeps its own limits (core.h: 8 decks, 20 piles, 10
+    redeals); the engine's are RULE_OPTIONS'. The largest rules those
+    allow, read from there, must reach the core: a limit raised in
+    rules.py alone would make every solve of such rules raise."""
+    from terrace.rules import RULE_OPTIONS
+
+    most: dict[str, object] = {}
+    for name in ("decks", "piles", "redeals"):
+        low, high = RULE_OPTIONS[name].limits(most)
+        most[name] = low if name == "redeals" and redeals == "least" else high
+    for name in ("reserve", "candidates"):
+        most[name] = RULE_OPTIONS[name].limits(most)[1]
+    rules = Rules.from_dict({**most, "spaces": "free", "foundation_return": True})
+    board = Board.from_number(1, rules)
+    board.push(next(iter(board.legal_moves)))  # (the base card)
+    search = Search(board, Options(core="compiled"))
+    search.step(math.inf, max_nodes=2_000)
+    assert search.nodes > 0
