@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from store_support import golden, no_default_db
 from terrace.cli import main
+from terrace.storage.transfer import export_record, read_games
 
 _ = no_default_db
 
@@ -557,3 +558,17 @@ def test_no_game_is_imported_under_the_web_games_name_of_the_latest_game(tmp_pat
     assert result.exit_code == 1, result.output
     assert "saved.id 'current' is the web game's name for the latest unfinished game" in result.output
     assert not db.exists() or _count_games(db) == 0
+
+
+def test_moves_to_redo_spelt_another_way_are_kept_as_the_notation_prints_them() -> None:
+    """A record's moves are kept as the notation prints them (' C2 ' as
+    c2); its moves to redo were kept as written, so the database held
+    ' T3F' and 'WF ' and every export wrote them so again."""
+    won = golden("terrace-won")
+    record: dict[str, Any] = json.loads(won.to_json())
+    last, before = won.moves[-1], won.moves[-2]
+    record.update(moves=list(won.moves[:-2]), result="playing")
+    record["saved"] = {"redo": [f" {last.upper()}", f"{before.upper()} "]}
+    game = read_games(json.dumps(record))[0]
+    assert game.redo == [last, before]
+    assert export_record(game)["saved"]["redo"] == [last, before]
