@@ -543,3 +543,26 @@ def test_a_board_of_more_than_max_moves_has_no_record() -> None:
     assert info.value.code is Refusal.MOVES_TOO_MANY
     board.pop()
     assert GameRecord.from_board(board).moves[-1] == "t5t1"
+
+
+@pytest.mark.parametrize(("name", "english", "german"), [
+    ("terrace-won", "the game was won after 271 moves: no move follows a win",
+     "Das Spiel war nach 271 Zügen gewonnen: Auf einen Sieg folgt kein Zug."),
+    ("terrace-lost", "the game was lost after 237 moves: no move was left",
+     "Das Spiel war nach 237 Zügen verloren: Es war kein Zug mehr möglich."),
+], ids=["won", "lost"])
+def test_a_move_after_the_end_of_the_game_is_refused_for_the_end(name: str, english: str,
+                                                                  german: str) -> None:
+    """A record whose moves end the game and then go on was refused for
+    the card or pile the next move names ("s: the stock is empty", "t1t2:
+    the 4♠ cannot go on the 6♠ ..."), which did not say that the game was
+    over by then, nor when."""
+    from store_support import golden
+
+    data = golden(name).to_dict()
+    data["moves"].append("S")
+    with pytest.raises(InvalidRecordError) as info:
+        GameRecord.from_dict(data)
+    number = len(data["moves"])
+    assert str(info.value) == f"move {number} ('s') does not replay: s: {english}"
+    assert info.value.text("de") == f"Zug {number} („s“) lässt sich nicht nachspielen: {german}"

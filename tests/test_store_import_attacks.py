@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from store_support import golden, no_default_db
 from terrace.cli import main
-from terrace.storage.transfer import export_record, read_games
+from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 
 _ = no_default_db
 
@@ -572,3 +572,14 @@ def test_moves_to_redo_spelt_another_way_are_kept_as_the_notation_prints_them() 
     game = read_games(json.dumps(record))[0]
     assert game.redo == [last, before]
     assert export_record(game)["saved"]["redo"] == [last, before]
+
+
+def test_a_move_to_redo_after_the_end_of_the_game_is_refused_for_the_end() -> None:
+    """(As a record's move after the end is: the import said "saved.redo
+    item 1 of 1: s: the stock is empty" of a won game.)"""
+    record: dict[str, Any] = json.loads(golden("terrace-won").to_json())
+    record["saved"] = {"redo": ["t1t2", "S"]}
+    with pytest.raises(ImportRefusedError) as info:
+        read_games(json.dumps(record))
+    assert info.value.reasons == ["its moves do not replay: saved.redo item 2 of 2: "
+                                  "s: the game was won after 271 moves: no move follows a win"]

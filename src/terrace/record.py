@@ -121,7 +121,7 @@ class GameRecord:
                 board.push(move)
             except IllegalMoveError as error:  # read: named as the engine prints it (' C2 ' as c2)
                 reason = Reason(Refusal.RECORD_MOVE_ILLEGAL, number=index + 1, move=str(move),
-                                problem=error.why)
+                                problem=board.ended() or error.why)
                 raise InvalidRecordError(reason) from None
             except TerraceError as error:
                 reason = Reason(Refusal.RECORD_MOVE_UNREADABLE, number=index + 1, move=clip(text),

@@ -125,6 +125,8 @@ class Refusal(StrEnum):
     PILE_EMPTY = "pile-empty"
     FOUNDATIONS_KEEP_CARDS = "foundations-keep-cards"
     GAME_WON = "game-won"
+    GAME_ENDED_WON = "game-ended-won"
+    GAME_ENDED_LOST = "game-ended-lost"
     FOUNDATION_EMPTY = "foundation-empty"
     FOUNDATION_BASE_STAYS = "foundation-base-stays"
     NO_FOUNDATION_FREE = "no-foundation-free"
@@ -517,6 +519,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.GAME_WON: Wording(
         _NO, "the game is won: every card stays on the foundations",
         "Das Spiel ist gewonnen: Alle Karten bleiben auf den Zielstapeln."),
+    Refusal.GAME_ENDED_WON: Wording(
+        _NO, "the game was won after {moves:#move/moves}: no move follows a win",
+        "Das Spiel war nach {moves:#Zug/Zügen} gewonnen: Auf einen Sieg folgt kein Zug."),
+    Refusal.GAME_ENDED_LOST: Wording(
+        _NO, "the game was lost after {moves:#move/moves}: no move was left",
+        "Das Spiel war nach {moves:#Zug/Zügen} verloren: Es war kein Zug mehr möglich."),
     Refusal.FOUNDATION_EMPTY: Wording(
         _NO, "foundation {foundation} is empty",
         "Zielstapel {foundation} ist leer."),

@@ -30,7 +30,7 @@ from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import InvalidDealError, TerraceError
+from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
@@ -844,7 +844,11 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
         if index == MAX_MOVES:  # (as parse_moves and a record: a longer list is refused)
             return IllegalMove(index, str(too_many_moves()))
         try:
-            board.push(Move.parse(word))
+            move = Move.parse(word)
+            board.push(move)
+        except IllegalMoveError as error:
+            ended = board.ended()  # (past the end: not why the card it names cannot go)
+            return IllegalMove(index, str(error) if ended is None else f"{move}: {ended}")
         except TerraceError as error:
             return IllegalMove(index, str(error))
     return None

@@ -1380,14 +1380,35 @@ def _failing_move(game: StoredGame, prefix: str, error: Reason | str) -> Reason 
     except TerraceError:
         return error
     for number, text in enumerate(game.moves, 1):
-        try:
-            board.push(Move.parse(text))
-        except TerraceError:
-            return Reason(Refusal.SAVED_AT_MOVE, number=number, error=error)
+        if not _played(board, text):
+            return Reason(Refusal.SAVED_AT_MOVE, number=number, error=_past_end(board, text) or error)
     for item in range(len(game.redo), 0, -1):
-        try:
-            board.push(Move.parse(game.redo[item - 1]))
-        except TerraceError:
-            return Reason(Refusal.SAVED_AT_REDO, field=prefix, item=item, items=len(game.redo), error=error)
+        text = game.redo[item - 1]
+        if not _played(board, text):
+            return Reason(Refusal.SAVED_AT_REDO, field=prefix, item=item, items=len(game.redo),
+                          error=_past_end(board, text) or error)
     return error
+
+
+def _played(board: Board, text: str) -> bool:
+    """Play the move ``text`` on ``board``; False when it cannot be read or played."""
+    try:
+        board.push(Move.parse(text))
+    except TerraceError:
+        return False
+    return True
+
+
+def _past_end(board: Board, text: str) -> Reason | None:
+    """Why the move ``text``, one the notation reads, cannot follow when
+    the game on ``board`` is over (:meth:`~terrace.board.Board.ended`,
+    said after the move as the engine's refusal is); else None."""
+    ended = board.ended()
+    if ended is None:
+        return None
+    try:
+        move = str(Move.parse(text))
+    except TerraceError:  # (no move: its own refusal says so)
+        return None
+    return Reason(Refusal.SAVED_MOVE_REFUSED, move=move, error=ended)
 
