@@ -566,3 +566,31 @@ def test_a_move_after_the_end_of_the_game_is_refused_for_the_end(name: str, engl
     number = len(data["moves"])
     assert str(info.value) == f"move {number} ('s') does not replay: s: {english}"
     assert info.value.text("de") == f"Zug {number} („s“) lässt sich nicht nachspielen: {german}"
+
+
+_CONTROL = "holds the control character U+0000, which JSON takes only escaped (is the file damaged?)"
+_MORE = ("more follows the JSON value, at line 2 column 1: a record file holds one record, or one list of "
+         "records")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("{}\0\0\0", f"line 1 column 3 {_CONTROL}"),
+    ("\0" * 4096, f"line 1 column 1 {_CONTROL}"),
+    ('{"format": "\0"}', f"line 1 column 13 {_CONTROL}"),
+    ("{}\n{}", _MORE),
+    ("[]\n[]", _MORE),
+], ids=["nul-padded", "zeros", "nul-in-string", "two-records", "two-lists"])
+def test_a_record_file_that_is_no_json_says_what_python_s_reader_left_unclear(text: str,
+                                                                              problem: str) -> None:
+    """A file padded with NUL bytes (after a crash, or cut short) and two
+    records one after the other outside a list (two exports joined by
+    cat) were refused as "Extra data: line 1 column 3 (char 2)" or
+    "Expecting value: line 1 column 1 (char 0)", saying neither."""
+    from terrace.storage.transfer import ImportRefusedError, read_games
+
+    with pytest.raises(InvalidRecordError) as info:
+        GameRecord.from_json(text)
+    assert str(info.value) == f"not valid JSON: {problem}"
+    with pytest.raises(ImportRefusedError) as refused:
+        read_games(text)
+    assert refused.value.reasons == [f"the file is not valid JSON: {problem}"]

@@ -185,6 +185,8 @@ class Refusal(StrEnum):
     JSON_NOT_A_NUMBER = "json-not-a-number"
     JSON_TOO_DEEP = "json-too-deep"
     JSON_NUMBER_TOO_LONG = "json-number-too-long"
+    JSON_CONTROL_CHARACTER = "json-control-character"
+    JSON_MORE_AFTER = "json-more-after"
     # The stores' files held by another program (the web game says them inside
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
@@ -698,6 +700,16 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_NUMBER_TOO_LONG: Wording(
         _BAD, "a number has more than {most} digits",
         "Eine Zahl hat mehr als {most} Ziffern."),
+    Refusal.JSON_CONTROL_CHARACTER: Wording(
+        _BAD, "line {line} column {column} holds the control character {character}, which JSON takes only "
+        "escaped (is the file damaged?)",
+        "Zeile {line}, Spalte {column} enthält das Steuerzeichen {character}, das JSON nur maskiert "
+        "zulässt (ist die Datei beschädigt?)."),
+    Refusal.JSON_MORE_AFTER: Wording(
+        _BAD, "more follows the JSON value, at line {line} column {column}: a record file holds one record, "
+        "or one list of records",
+        "Nach dem JSON-Wert folgt noch mehr, in Zeile {line}, Spalte {column}: Eine Protokolldatei enthält "
+        "ein Protokoll oder eine Liste von Protokollen."),
     Refusal.DATABASE_BUSY: Wording(
         503, "the database {name} is busy (another program holds it); try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
