@@ -609,7 +609,8 @@ class NoWriterError(OSError):
 
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
-    holds more than ``limit`` bytes (the rest is never read); standard
+    holds more than ``limit`` bytes (a file whose size says so is not read,
+    and of any other no more than ``limit + 1`` bytes are); standard
     input closed (``<&-``) is a usage error (status 2, as a file that
     cannot be read is: see :func:`unreadable`), and a pipe (a FIFO) that
     nothing writes to within :data:`PIPE_WAIT` seconds is
@@ -622,7 +623,10 @@ def read_input(name: str, limit: int) -> bytes | None:
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(handle, "rb", buffering=0) as file:
         refuse_own_pipe(handle, OWN_OUTPUTS)
-        first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
+        info = os.fstat(handle)
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            return None  # (its size says so: 64 MB of a 100 MB file were read to refuse it)
+        first = b"" if stat.S_ISREG(info.st_mode) else _await_writer(handle)
         os.set_blocking(handle, True)
         parts, size = [first], len(first)
         while size <= limit:
