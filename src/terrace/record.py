@@ -197,7 +197,7 @@ class GameRecord:
                 Reason(Refusal.RECORD_RESULT_MISMATCH, claimed=clip(record.result), actual=board.status.value)
             )
         # moves read in another spelling ('C2', ' wf ') are kept as the notation prints them
-        moves = tuple(str(move) for move in board.move_stack)
+        moves = _spelt(record.moves)  # (the board's moves as printed: a look-up each, not a str() of each)
         if moves != record.moves:
             object.__setattr__(record, "moves", moves)  # (the board's own: not checked again)
         return record, board
