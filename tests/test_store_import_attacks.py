@@ -594,14 +594,7 @@ def test_an_import_prints_no_move_of_a_game_again(monkeypatch: pytest.MonkeyPatc
     from terrace.moves import Move
 
     record = golden("falling-star-won")
-    printed = [0]
-    real = Move.__str__
-
-    def counted(move: Move) -> str:
-        printed[0] += 1
-        return real(move)
-
-    monkeypatch.setattr(Move, "__str__", counted)
+    printed = _calls(monkeypatch, Move, "__str__")
     game = read_games(record.to_json())[0]
     assert game.moves == list(record.moves) and game.board().status.value == "won"
     assert printed[0] < len(set(record.moves)) * 3 < len(record.moves)
