@@ -148,6 +148,19 @@ def test_replay_json_won_and_lost() -> None:
     assert data["lost"] is True and data["won"] is False and data["legal_moves"] == []
 
 
+def test_a_move_after_the_end_of_the_game_is_refused_for_the_end() -> None:
+    """(It was refused for what it names, "s: the stock is empty", though
+    the game was over before it.)"""
+    lost = json.loads((Path(__file__).parent / "golden" / "terrace-lost.json").read_text())
+    moves = " ".join([*lost["moves"], "s"])
+    data = replay_json("-n", str(lost["deal_number"]), "--moves", moves)
+    assert data["first_illegal"] == 237 and data["status"] == "lost"
+    assert data["reason"] == "s: the game was lost after 237 moves: no move was left"
+    result = run("show", "-n", str(lost["deal_number"]), "--moves", moves)
+    assert result.exit_code == 1
+    assert result.stderr.endswith("move 238 is illegal: s: " + data["reason"][3:] + "\n")
+
+
 def _option(key: str, value: Any) -> list[str]:
     name = "--" + key.replace("_", "-")
     if isinstance(value, bool):

@@ -324,6 +324,31 @@ def test_each_refusal_of_an_input_file_ends_as_the_table_says_for_every_command(
     assert options.INPUT_STATUS[options.InputFault[fault]] == status
 
 
+
+def test_a_file_its_size_says_is_too_large_is_refused_unread(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file to import of 100 MB was read up to its first 64 MB to be
+    refused (98 MB of memory where the command starts in 33 MB); a regular
+    file's size says it is too large, and none of it is read now."""
+    import io
+
+    import terrace.cli.options as options
+
+    reads: list[int] = []
+
+    class Counted(io.FileIO):
+        def read(self, size: int | None = -1) -> bytes:
+            reads.append(-1 if size is None else size)
+            return super().read(size)
+
+    monkeypatch.setattr(options, "open", lambda handle, *_, **__: Counted(handle, "rb"), raising=False)
+    big, fits = tmp_path / "big.json", tmp_path / "fits.json"
+    with big.open("wb") as file:
+        file.truncate(101)  # (sparse: its size alone)
+    fits.write_bytes(b"[]" * 50)
+    assert options.read_input(str(big), 100) is None and reads == []
+    assert options.read_input(str(fits), 100) == b"[]" * 50 and reads
+
 @pytest.mark.parametrize("args", [
     ["play", "--no-browser", "--port", "0"], ["stats"], ["export", "--all"], ["import", "{w}/record.json"],
 ], ids=lambda args: args[0])

@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,9 +27,11 @@ ACTIONS = st.lists(st.sampled_from(["move"] * 6 + ["undo", "redo", "hint", "assi
                    max_size=40)
 
 
-def _play(store: object, variant: str, number: int, actions: list[str], seed: int) -> StoredGame:
-    """A game of ``variant`` played through ``store`` as the web game plays it."""
-    rules = get_rules(variant)
+def _play(store: object, variant: str, number: int, actions: list[str], seed: int,
+          options: dict[str, Any] | None = None) -> StoredGame:
+    """A game of ``variant`` (with rule ``options``) played through ``store``
+    as the web game plays it."""
+    rules = get_rules(variant, **(options or {}))
     game = store.create(variant, rules, Deal.from_number(number, rules))  # type: ignore[attr-defined]
     rng = random.Random(seed)
     for action in actions:
@@ -75,16 +78,24 @@ def _rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
                 for table in ("games", "moves", "events", "hinted", "migrations")}
 
 
+OPTIONS = st.fixed_dictionaries({}, optional={
+    "candidates": st.just(0), "spaces": st.sampled_from(["auto", "free", "waste"]),
+    "redeals": st.integers(0, 2), "foundation_return": st.booleans(), "promote_candidates": st.booleans(),
+})
+"""Rule options that every preset takes, over its own (a turned base card, other spaces, redeals...)."""
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(variant=st.sampled_from(sorted(PRESETS)), number=st.integers(0, 10_000),
+@given(variant=st.sampled_from(sorted(PRESETS)), options=OPTIONS, number=st.integers(0, 10_000),
        actions=ACTIONS, seed=st.integers(0, 2**32))
 def test_an_export_imports_as_the_same_game_and_once(
-    tmp_path_factory: object, variant: str, number: int, actions: list[str], seed: int
+    tmp_path_factory: object, variant: str, options: dict[str, Any], number: int, actions: list[str],
+    seed: int,
 ) -> None:
     folder = tmp_path_factory.mktemp("rt")  # type: ignore[attr-defined]
     here, there = folder / "here.sqlite", folder / "there.sqlite"
     with open_store(here) as store:
-        game = _play(store, variant, number, actions, seed)
+        game = _play(store, variant, number, actions, seed, options)
         text = json.dumps([export_record(game)], indent=2)
     with open_store(there) as other:
         ids = other.add_games(read_games(text))

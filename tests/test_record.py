@@ -543,3 +543,54 @@ def test_a_board_of_more_than_max_moves_has_no_record() -> None:
     assert info.value.code is Refusal.MOVES_TOO_MANY
     board.pop()
     assert GameRecord.from_board(board).moves[-1] == "t5t1"
+
+
+@pytest.mark.parametrize(("name", "english", "german"), [
+    ("terrace-won", "the game was won after 271 moves: no move follows a win",
+     "Das Spiel war nach 271 Zügen gewonnen: Auf einen Sieg folgt kein Zug."),
+    ("terrace-lost", "the game was lost after 237 moves: no move was left",
+     "Das Spiel war nach 237 Zügen verloren: Es war kein Zug mehr möglich."),
+], ids=["won", "lost"])
+def test_a_move_after_the_end_of_the_game_is_refused_for_the_end(name: str, english: str,
+                                                                  german: str) -> None:
+    """A record whose moves end the game and then go on was refused for
+    the card or pile the next move names ("s: the stock is empty", "t1t2:
+    the 4♠ cannot go on the 6♠ ..."), which did not say that the game was
+    over by then, nor when."""
+    from store_support import golden
+
+    data = golden(name).to_dict()
+    data["moves"].append("S")
+    with pytest.raises(InvalidRecordError) as info:
+        GameRecord.from_dict(data)
+    number = len(data["moves"])
+    assert str(info.value) == f"move {number} ('s') does not replay: s: {english}"
+    assert info.value.text("de") == f"Zug {number} („s“) lässt sich nicht nachspielen: {german}"
+
+
+_CONTROL = "holds the control character U+0000, which JSON takes only escaped (is the file damaged?)"
+_MORE = ("more follows the JSON value, at line 2 column 1: a record file holds one record, or one list of "
+         "records")
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("{}\0\0\0", f"line 1 column 3 {_CONTROL}"),
+    ("\0" * 4096, f"line 1 column 1 {_CONTROL}"),
+    ('{"format": "\0"}', f"line 1 column 13 {_CONTROL}"),
+    ("{}\n{}", _MORE),
+    ("[]\n[]", _MORE),
+], ids=["nul-padded", "zeros", "nul-in-string", "two-records", "two-lists"])
+def test_a_record_file_that_is_no_json_says_what_python_s_reader_left_unclear(text: str,
+                                                                              problem: str) -> None:
+    """A file padded with NUL bytes (after a crash, or cut short) and two
+    records one after the other outside a list (two exports joined by
+    cat) were refused as "Extra data: line 1 column 3 (char 2)" or
+    "Expecting value: line 1 column 1 (char 0)", saying neither."""
+    from terrace.storage.transfer import ImportRefusedError, read_games
+
+    with pytest.raises(InvalidRecordError) as info:
+        GameRecord.from_json(text)
+    assert str(info.value) == f"not valid JSON: {problem}"
+    with pytest.raises(ImportRefusedError) as refused:
+        read_games(text)
+    assert refused.value.reasons == [f"the file is not valid JSON: {problem}"]

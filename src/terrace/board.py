@@ -240,6 +240,18 @@ class Board(BaseBoard):
         """True when the game is won or lost."""
         return self.status in (Status.WON, Status.LOST)
 
+    def ended(self) -> Reason | None:
+        """Why no move follows when the game is over: won or lost after the
+        moves of its history (a move of a record or of ``--moves`` after
+        the end is refused so, not for the card or pile it names); None
+        while the game goes on."""
+        status = self.status
+        if status is Status.WON:
+            return Reason(Refusal.GAME_ENDED_WON, moves=len(self.move_stack))
+        if status is Status.LOST:
+            return Reason(Refusal.GAME_ENDED_LOST, moves=len(self.move_stack))
+        return None
+
     def outcome(self) -> Status | None:
         """``Status.WON`` or ``Status.LOST`` when the game is over, else None."""
         status = self.status

@@ -121,7 +121,7 @@ class GameRecord:
                 board.push(move)
             except IllegalMoveError as error:  # read: named as the engine prints it (' C2 ' as c2)
                 reason = Reason(Refusal.RECORD_MOVE_ILLEGAL, number=index + 1, move=str(move),
-                                problem=error.why)
+                                problem=board.ended() or error.why)
                 raise InvalidRecordError(reason) from None
             except TerraceError as error:
                 reason = Reason(Refusal.RECORD_MOVE_UNREADABLE, number=index + 1, move=clip(text),
@@ -197,7 +197,7 @@ class GameRecord:
                 Reason(Refusal.RECORD_RESULT_MISMATCH, claimed=clip(record.result), actual=board.status.value)
             )
         # moves read in another spelling ('C2', ' wf ') are kept as the notation prints them
-        moves = tuple(str(move) for move in board.move_stack)
+        moves = _spelt(record.moves)  # (the board's moves as printed: a look-up each, not a str() of each)
         if moves != record.moves:
             object.__setattr__(record, "moves", moves)  # (the board's own: not checked again)
         return record, board
@@ -443,8 +443,32 @@ def json_problem(error: Exception) -> str:
     """
     if isinstance(error, UnicodeDecodeError):
         return "it is not UTF-8 text"
-    reason = json_reason(error)
+    reason = json_reason(error) or _decoding_reason(error)
     return clip(str(error)) if reason is None else str(reason)
+
+
+def _decoding_reason(error: Exception) -> Reason | None:
+    """What Python's reader says of a record file, in plain words where
+    its own are unclear: a control character outside a string (a file
+    padded with NUL bytes was "Extra data: line 1 column 644") or inside
+    one, or a second value after the first (two records one after the
+    other, outside a list: "Extra data" too); None for any other error.
+
+    >>> import json
+    >>> try:
+    ...     json.loads('{}\\n{}')
+    ... except ValueError as error:
+    ...     print(_decoding_reason(error))
+    more follows the JSON value, at line 2 column 1: a record file holds one record, or one list of records
+    """
+    if not isinstance(error, json.JSONDecodeError) or not 0 <= error.pos < len(error.doc):
+        return None
+    found, place = error.doc[error.pos], {"line": error.lineno, "column": error.colno}
+    if found < " " and found not in "\t\n\r":  # (JSON takes U+0000 to U+001F only escaped)
+        return Reason(Refusal.JSON_CONTROL_CHARACTER, character=f"U+{ord(found):04X}", **place)
+    if error.msg == "Extra data":
+        return Reason(Refusal.JSON_MORE_AFTER, **place)
+    return None
 
 
 def json_reason(error: Exception) -> Reason | None:

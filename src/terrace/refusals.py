@@ -126,6 +126,8 @@ class Refusal(StrEnum):
     PILE_EMPTY = "pile-empty"
     FOUNDATIONS_KEEP_CARDS = "foundations-keep-cards"
     GAME_WON = "game-won"
+    GAME_ENDED_WON = "game-ended-won"
+    GAME_ENDED_LOST = "game-ended-lost"
     FOUNDATION_EMPTY = "foundation-empty"
     FOUNDATION_BASE_STAYS = "foundation-base-stays"
     NO_FOUNDATION_FREE = "no-foundation-free"
@@ -184,6 +186,8 @@ class Refusal(StrEnum):
     JSON_NOT_A_NUMBER = "json-not-a-number"
     JSON_TOO_DEEP = "json-too-deep"
     JSON_NUMBER_TOO_LONG = "json-number-too-long"
+    JSON_CONTROL_CHARACTER = "json-control-character"
+    JSON_MORE_AFTER = "json-more-after"
     # The stores' files held by another program (the web game says them inside
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
@@ -521,6 +525,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.GAME_WON: Wording(
         _NO, "the game is won: every card stays on the foundations",
         "Das Spiel ist gewonnen: Alle Karten bleiben auf den Zielstapeln."),
+    Refusal.GAME_ENDED_WON: Wording(
+        _NO, "the game was won after {moves:#move/moves}: no move follows a win",
+        "Das Spiel war nach {moves:#Zug/Zügen} gewonnen: Auf einen Sieg folgt kein Zug."),
+    Refusal.GAME_ENDED_LOST: Wording(
+        _NO, "the game was lost after {moves:#move/moves}: no move was left",
+        "Das Spiel war nach {moves:#Zug/Zügen} verloren: Es war kein Zug mehr möglich."),
     Refusal.FOUNDATION_EMPTY: Wording(
         _NO, "foundation {foundation} is empty",
         "Zielstapel {foundation} ist leer."),
@@ -694,6 +704,16 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_NUMBER_TOO_LONG: Wording(
         _BAD, "a number has more than {most} digits",
         "Eine Zahl hat mehr als {most} Ziffern."),
+    Refusal.JSON_CONTROL_CHARACTER: Wording(
+        _BAD, "line {line} column {column} holds the control character {character}, which JSON takes only "
+        "escaped (is the file damaged?)",
+        "Zeile {line}, Spalte {column} enthält das Steuerzeichen {character}, das JSON nur maskiert "
+        "zulässt (ist die Datei beschädigt?)."),
+    Refusal.JSON_MORE_AFTER: Wording(
+        _BAD, "more follows the JSON value, at line {line} column {column}: a record file holds one record, "
+        "or one list of records",
+        "Nach dem JSON-Wert folgt noch mehr, in Zeile {line}, Spalte {column}: Eine Protokolldatei enthält "
+        "ein Protokoll oder eine Liste von Protokollen."),
     Refusal.DATABASE_BUSY: Wording(
         503, "the database {name} is busy (another program holds it); try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),

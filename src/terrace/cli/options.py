@@ -30,7 +30,7 @@ from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import InvalidDealError, TerraceError
+from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
@@ -609,7 +609,8 @@ class NoWriterError(OSError):
 
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
-    holds more than ``limit`` bytes (the rest is never read); standard
+    holds more than ``limit`` bytes (a file whose size says so is not read,
+    and of any other no more than ``limit + 1`` bytes are); standard
     input closed (``<&-``) is a usage error (status 2, as a file that
     cannot be read is: see :func:`unreadable`), and a pipe (a FIFO) that
     nothing writes to within :data:`PIPE_WAIT` seconds is
@@ -622,7 +623,10 @@ def read_input(name: str, limit: int) -> bytes | None:
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(handle, "rb", buffering=0) as file:
         refuse_own_pipe(handle, OWN_OUTPUTS)
-        first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
+        info = os.fstat(handle)
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            return None  # (its size says so: 64 MB of a 100 MB file were read to refuse it)
+        first = b"" if stat.S_ISREG(info.st_mode) else _await_writer(handle)
         os.set_blocking(handle, True)
         parts, size = [first], len(first)
         while size <= limit:
@@ -844,7 +848,11 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
         if index == MAX_MOVES:  # (as parse_moves and a record: a longer list is refused)
             return IllegalMove(index, str(too_many_moves()))
         try:
-            board.push(Move.parse(word))
+            move = Move.parse(word)
+            board.push(move)
+        except IllegalMoveError as error:
+            ended = board.ended()  # (past the end: not why the card it names cannot go)
+            return IllegalMove(index, str(error) if ended is None else f"{move}: {ended}")
         except TerraceError as error:
             return IllegalMove(index, str(error))
     return None

@@ -818,8 +818,7 @@ class StoredGame:
         redo stack pushed and taken back on it: the game is then not
         replayed again. A board of other moves, or a redo stack that does
         not replay, is not taken (the next check replays and says why)."""
-        if (board.rules != self.rules or board.deal != self.deal
-                or [str(move) for move in board.move_stack] != self.moves):
+        if board.rules != self.rules or board.deal != self.deal or not _played_as(board, self.moves):
             return
         try:
             _put_redo(board, self.redo)
@@ -1262,6 +1261,18 @@ def _check_outcome(game: StoredGame, prefix: str) -> None:
             raise StoreError(Reason(Refusal.SAVED_GIVEN_UP_UNPLAYED, field=prefix))
 
 
+def _played_as(board: Board, moves: list[str]) -> bool:
+    """Whether ``board``'s history is ``moves``, each as the notation prints
+    it. Each different text is read once (a game holds a few hundred):
+    a ``str()`` of each of 100,000 moves took a tenth of an import's time."""
+    try:
+        read = {text: Move.parse(text) for text in set(moves)}
+    except TerraceError:
+        return False
+    return (all(str(move) == text for text, move in read.items())
+            and [read[text] for text in moves] == board.move_stack)
+
+
 def _put_redo(board: Board, redo: list[str]) -> None:
     """Give ``board`` the redo stack ``redo`` (the next move to redo last):
     its moves are played, then taken back."""
@@ -1380,14 +1391,35 @@ def _failing_move(game: StoredGame, prefix: str, error: Reason | str) -> Reason 
     except TerraceError:
         return error
     for number, text in enumerate(game.moves, 1):
-        try:
-            board.push(Move.parse(text))
-        except TerraceError:
-            return Reason(Refusal.SAVED_AT_MOVE, number=number, error=error)
+        if not _played(board, text):
+            return Reason(Refusal.SAVED_AT_MOVE, number=number, error=_past_end(board, text) or error)
     for item in range(len(game.redo), 0, -1):
-        try:
-            board.push(Move.parse(game.redo[item - 1]))
-        except TerraceError:
-            return Reason(Refusal.SAVED_AT_REDO, field=prefix, item=item, items=len(game.redo), error=error)
+        text = game.redo[item - 1]
+        if not _played(board, text):
+            return Reason(Refusal.SAVED_AT_REDO, field=prefix, item=item, items=len(game.redo),
+                          error=_past_end(board, text) or error)
     return error
+
+
+def _played(board: Board, text: str) -> bool:
+    """Play the move ``text`` on ``board``; False when it cannot be read or played."""
+    try:
+        board.push(Move.parse(text))
+    except TerraceError:
+        return False
+    return True
+
+
+def _past_end(board: Board, text: str) -> Reason | None:
+    """Why the move ``text``, one the notation reads, cannot follow when
+    the game on ``board`` is over (:meth:`~terrace.board.Board.ended`,
+    said after the move as the engine's refusal is); else None."""
+    ended = board.ended()
+    if ended is None:
+        return None
+    try:
+        move = str(Move.parse(text))
+    except TerraceError:  # (no move: its own refusal says so)
+        return None
+    return Reason(Refusal.SAVED_MOVE_REFUSED, move=move, error=ended)
 

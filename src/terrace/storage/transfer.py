@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
 from terrace.errors import JsonRefusedError, TerraceError
+from terrace.moves import Move
 from terrace.record import GameRecord, json_items, json_problem, json_text, pasted_json
 from terrace.rules import MAX_DECKS
 from terrace.storage.base import (
@@ -237,6 +238,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         raise StoreError("saved.redo must be a list of moves")
     if len(redo) + len(record.moves) > MAX_LINE:
         raise StoreError(f"saved.redo and the moves hold more than {MAX_LINE:,} moves")
+    redo = [_printed(move) for move in redo]  # (as the record's moves are: ' C2 ' kept as c2)
     finished = record.result in FINISHED
     game = StoredGame(
         id=game_id,
@@ -310,6 +312,15 @@ def _hinted(value: Any, hints: int) -> str:
         raise StoreError(f"saved.hinted holds {count:,} positions, more than the "
                          f"{hints:,} hints saved.hints counts")
     return pack_hinted(value)
+
+
+def _printed(text: str) -> str:
+    """A move to redo as the notation prints it (``' C2 '``: ``c2``); text
+    that is no move stays as it is, for the game's check to refuse."""
+    try:
+        return str(Move.parse(text))
+    except TerraceError:
+        return text
 
 
 def _shared(moves: Sequence[str], shared: dict[str, str] | None) -> list[str]:
