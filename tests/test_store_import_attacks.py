@@ -52,6 +52,31 @@ def test_a_stored_deal_spelled_otherwise_is_the_same_deal(tmp_path: Path, spelli
     assert _count_games(db) == 1
 
 
+def test_a_record_without_its_creation_time_is_found_again_by_its_id(tmp_path: Path) -> None:
+    """A record whose ``saved`` gives an id but no ``created_at`` (written
+    by hand or by another tool) took the import's time as its creation:
+    each import of the same file added the game again, beside the first,
+    with a note that the database held no state of it (the statistics
+    then counted another win at every import). Now it takes the creation
+    time of the game of its id when that game has its variant, rules and
+    deal; another deal under that id still goes beside it."""
+    db, record_file = tmp_path / "games.sqlite", tmp_path / "record.json"
+    record = _won_record("g1", 0.0)
+    del record["saved"]["created_at"], record["saved"]["updated_at"]
+    record_file.write_text(json.dumps(record))
+    assert _cli("import", str(record_file), "--db", str(db)).output == "imported 1 game\n"
+    for _ in range(2):
+        again = _cli("import", str(record_file), "--db", str(db))
+        assert again.output == "imported 0 games (1 already here)\n", again.output + str(again.exception)
+    assert _count_games(db) == 1
+    other: dict[str, Any] = json.loads(golden("terrace-lost").to_json())
+    other["saved"] = {"id": "g1"}
+    record_file.write_text(json.dumps(other))
+    beside = _cli("import", str(record_file), "--db", str(db))
+    assert "imported 1 game" in beside.output and "added beside it" in beside.output, beside.output
+    assert _count_games(db) == 2
+
+
 def _calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
     """Count the calls of ``owner.name`` from now on (``[count]``)."""
     counted = [0]

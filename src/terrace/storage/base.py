@@ -624,6 +624,12 @@ class StoredGame:
     at most ``hints`` of them (``saved.hinted``; an export's game and an
     import's only), packed (:func:`pack_hinted`): a restored game counts
     no second hint on them."""
+    created_given: bool = field(default=True, repr=False, compare=False)
+    """False for a record whose ``saved`` gives no ``created_at``: its
+    creation time is then the import's, and an import takes instead that
+    of the game of its id already stored, when that game has the record's
+    variant, rules and deal (else the record's game, a new one each import,
+    went beside that game at every import of the same file)."""
     ordered: bool = field(default=True, repr=False, compare=False)
     """Whether ``revision`` counts the game's changes where it was stored,
     so that of two states of one game the one of the higher revision came

@@ -506,12 +506,14 @@ def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
     :func:`~terrace.storage.statistics.first_win`), leaves that to the
     game's read."""
     _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at, revision = row
+    timed = game.created_given  # (else the record's times are the import's: see _holds_as_of)
     try:
-        later = revision >= game.revision if game.ordered else updated_at >= game.updated_at
+        later = not timed or (revision >= game.revision if game.ordered else updated_at >= game.updated_at)
         return bool(later and hints >= game.hints and undos >= game.undos
                     and active_ms >= game.active_ms and assisted >= game.assisted
-                    and (game.won_at is None or won_at in (None, game.won_at))
-                    and (game.given_up_at is None or given_up_at == game.given_up_at))
+                    and (game.won_at is None or won_at is None or not timed or won_at == game.won_at)
+                    and (game.given_up_at is None or given_up_at == game.given_up_at
+                         or (not timed and given_up_at is not None)))
     except TypeError:
         return True
 
@@ -816,6 +818,19 @@ def _sound(game_id: str, check: Callable[[Any, str], object], value: Any, name: 
         check(value, name)
     except ValueError as error:
         raise damaged_game(game_id, finding(error)) from None
+
+
+def _holds_as_of(stored: StoredGame, game: StoredGame) -> bool:
+    """True when ``stored``, a state of ``game``'s game, lost nothing of
+    ``game`` but its moves, and came no earlier (:func:`_holds`,
+    :func:`_no_earlier`). A record that gave no creation time
+    (:attr:`StoredGame.created_given`) has its times from the import, not
+    from where it was played, so only its counts, win and giving up are
+    compared: the same file imported again finds its game here."""
+    if game.created_given:
+        return _no_earlier(stored, game) and _holds(stored, game)
+    return (_no_count_lower(stored, game) and (game.won_at is None or stored.won_at is not None)
+            and (game.given_up_at is None or stored.given_up_at is not None))
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -2662,6 +2677,29 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         return int(row[0])
 
+    def _created_as_here(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> None:
+        """Give each game of an import whose record gave no creation time
+        (:attr:`StoredGame.created_given`) that of the game of its id stored
+        here, when that game has its variant, rules and deal and was created
+        no later than the record says it started or changed: the same game,
+        found again rather than added beside itself at every import."""
+        for game in games:
+            if game.created_given or not game.id:
+                continue
+            row = conn.execute("SELECT created_at FROM games WHERE id = ?", (game.id,)).fetchone()
+            if row is None or isinstance(row[0], bool) or not isinstance(row[0], (int, float)):
+                continue
+            created = float(row[0])
+            if created > min(t for t in (game.updated_at, game.started_at) if t is not None):
+                continue
+            try:
+                stored = self._fetch(conn, game.id)
+            except DamagedGameError:
+                continue
+            if stored is not None and (stored.variant, stored.rules, stored.deal.cards) == (
+                    game.variant, game.rules, game.deal.cards):
+                game.created_at = created  # (so same_game: the rest of the identity is the same)
+
     def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen,
                       number: int) -> str | None:
         """The id of a stored game that holds all of ``game``, under its own
@@ -2682,8 +2720,8 @@ class SqliteStore:
                 except DamagedGameError:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
-            if (stored is not None and same_game(stored, game) and _no_earlier(stored, game)
-                    and _holds(stored, game) and self._passed_through(conn, stored, game, seen)):
+            if (stored is not None and same_game(stored, game) and _holds_as_of(stored, game)
+                    and self._passed_through(conn, stored, game, seen)):
                 return str(game_id)
         return None
 
@@ -2773,6 +2811,7 @@ class SqliteStore:
         # web game goes on saving its moves). Importing the same file
         # again so takes no write lock at all.
         with self._transaction(write=False) as conn:
+            self._created_as_here(conn, games)
             budget = _Budget(len(games))
             seen = _Seen(conn, games, budget)
             found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]

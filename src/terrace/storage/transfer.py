@@ -265,6 +265,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         passed=_passed(saved.get("passed", [])),
         log=None if saved.get("log") is None else LogPlaces.from_dict(saved["log"]),
         ordered="revision" in saved,
+        created_given="created_at" in saved,
     )
     game.adopt_played(board)  # (the record's check replayed its moves: not again)
     del board
