@@ -43,6 +43,26 @@ export const app = {
   queue: Promise.resolve(),
 };
 
+// Motion: the Settings' Animations off, or the system's reduced motion,
+// stops every movement, the script's (a card flying to its place, the
+// win's cascade: moving()) and the style sheet's (a hint's pulse, a refused
+// card's shake, the thinking Hint button's pulse, the toast's slide: the
+// class "still" on the page's root). With Animations off the style sheet's
+// went on: a hint's card still bobbed four times and a refused card shook.
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export function moving() {
+  return app.settings.animate && !REDUCED.matches;
+}
+
+// The root's class "still" after a change of the setting or of the system's.
+export function showMotion() {
+  document.documentElement.classList.toggle("still", !moving());
+}
+
+REDUCED.addEventListener("change", showMotion);
+showMotion();
+
 // What a screen reader hears, in #said (a polite live region that is always
 // there): what a move did, the prompt when it changes, why a card cannot
 // move. Whatever is said in one go (a move and the prompt it leaves) is said
