@@ -180,3 +180,32 @@ def test_animations_off_in_the_settings_stop_every_movement(api: Api, open_game:
     page.emulate_media(reduced_motion="no-preference")
     animations(page, False)
     assert motions(page) == STILL
+
+
+# The colour of one card of each suit on the board, by suit.
+SUIT_COLOURS = """() => Object.fromEntries([...'HDSC'].map((suit) => {
+  const card = document.querySelector(`#board .card[data-card$='${suit}']`);
+  return [suit, getComputedStyle(card).color];
+}))"""
+
+
+def test_the_four_colour_pack_gives_each_suit_its_own_colour(api: Api, open_game: Any) -> None:
+    """Hearts and diamonds shared one red, spades and clubs one black: told
+    apart by their pips' shapes alone, 9 px on an upright phone's piles.
+    Settings → Four-colour pack (by keyboard here) draws diamonds blue and
+    clubs green, kept for the next visit; off by default."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c1"), locale="de-DE")
+    shared = page.evaluate(SUIT_COLOURS)
+    assert shared["H"] == shared["D"] and shared["S"] == shared["C"]
+    page.locator("#btn-settings").focus()
+    page.keyboard.press("Enter")
+    page.locator("#set-colours").focus()
+    page.keyboard.press(" ")
+    assert page.locator("#set-colours").is_checked()
+    assert page.get_by_role("checkbox", name="Vierfarbiges Blatt").count() == 1
+    page.keyboard.press("Escape")
+    own = page.evaluate(SUIT_COLOURS)
+    assert len(set(own.values())) == 4 and own["H"] == shared["H"] and own["S"] == shared["S"], own
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate(SUIT_COLOURS) == own

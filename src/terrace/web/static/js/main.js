@@ -5,7 +5,7 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showMotion, toast } from "./state.js";
+import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -1578,11 +1578,12 @@ function changeSettings(settings) {
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
   localStorage.setItem("terrace.autoplay", app.settings.autoplay);
   localStorage.setItem("terrace.timer", app.settings.timer ? "on" : "off");
+  localStorage.setItem("terrace.fourColours", app.settings.fourColours ? "on" : "off");
   localStorage.setItem("terrace.deadEnd", app.settings.deadEnd ? "on" : "off");
   for (const [name, on] of Object.entries(app.settings.assists)) localStorage.setItem(`terrace.assist.${name}`, on ? "on" : "off");
   if (!app.settings.assists.verdicts) { app.verdicts = null; app.verdictNote = null; }
   else wantVerdicts(app.game);
-  showMotion();
+  showLook();
   draw();
 }
 
