@@ -129,3 +129,83 @@ def test_a_hint_being_thought_over_shows_without_motion(api: Api, open_game: Any
     assert button.screenshot(animations="disabled") != idle
     held[0].continue_()
     page.wait_for_selector("#btn-hint:not([aria-busy])")
+
+
+
+# What moves on the page, a hint and a refusal shown: the style sheet's
+# animation of the hint's card, of the refused card and of the thinking
+# Hint button (put on for the look), and the toast's transition.
+MOTIONS = """() => {
+  const hint = document.querySelector('#btn-hint');
+  hint.classList.add('thinking');
+  const style = (selector) => getComputedStyle(document.querySelector(selector));
+  const motions = [style('.card.hint-src').animationName, style('.card.refused').animationName,
+    style('#btn-hint').animationName, style('#toast').transitionDuration];
+  hint.classList.remove('thinking');
+  return motions;
+}"""
+STILL = ["none", "none", "none", "0s"]
+
+
+def motions(page: Any) -> list[str]:
+    """MOTIONS once a hint (H) and a refusal (1: the K of hearts of Terrace
+    deal 1 has nowhere to go) are shown."""
+    page.keyboard.press("h")
+    page.locator(".card.hint-src").wait_for()
+    page.keyboard.press("1")
+    page.locator(".card.refused").wait_for()
+    shown: list[str] = page.evaluate(MOTIONS)
+    return shown
+
+
+def animations(page: Any, on: bool) -> None:
+    """The Settings' Animations turned ``on`` or off, by the player."""
+    page.locator("#btn-settings").click()
+    page.locator("#set-animate").set_checked(on)
+    page.keyboard.press("Escape")
+    page.locator("#dlg-settings").wait_for(state="hidden")
+
+
+def test_animations_off_in_the_settings_stop_every_movement(api: Api, open_game: Any) -> None:
+    """With Animations off in the Settings, the cards no longer flew to
+    their places, but the style sheet's movements went on (they stopped for
+    the system's reduced motion alone): a hint's card still bobbed four
+    times, a refused card shook, the thinking Hint button pulsed and a toast
+    slid in. Animations off stops them all, as the system's reduced motion
+    does, also when that is turned on while the page is open."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=1), "c1"))
+    assert motions(page) == ["pulse", "refuse", "thinking", "0.2s, 0.2s"]
+    page.emulate_media(reduced_motion="reduce")
+    assert motions(page) == STILL
+    page.emulate_media(reduced_motion="no-preference")
+    animations(page, False)
+    assert motions(page) == STILL
+
+
+# The colour of one card of each suit on the board, by suit.
+SUIT_COLOURS = """() => Object.fromEntries([...'HDSC'].map((suit) => {
+  const card = document.querySelector(`#board .card[data-card$='${suit}']`);
+  return [suit, getComputedStyle(card).color];
+}))"""
+
+
+def test_the_four_colour_pack_gives_each_suit_its_own_colour(api: Api, open_game: Any) -> None:
+    """Hearts and diamonds shared one red, spades and clubs one black: told
+    apart by their pips' shapes alone, 9 px on an upright phone's piles.
+    Settings → Four-colour pack (by keyboard here) draws diamonds blue and
+    clubs green, kept for the next visit; off by default."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c1"), locale="de-DE")
+    shared = page.evaluate(SUIT_COLOURS)
+    assert shared["H"] == shared["D"] and shared["S"] == shared["C"]
+    page.locator("#btn-settings").focus()
+    page.keyboard.press("Enter")
+    page.locator("#set-colours").focus()
+    page.keyboard.press(" ")
+    assert page.locator("#set-colours").is_checked()
+    assert page.get_by_role("checkbox", name="Vierfarbiges Blatt").count() == 1
+    page.keyboard.press("Escape")
+    own = page.evaluate(SUIT_COLOURS)
+    assert len(set(own.values())) == 4 and own["H"] == shared["H"] and own["S"] == shared["S"], own
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate(SUIT_COLOURS) == own

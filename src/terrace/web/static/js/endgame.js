@@ -7,17 +7,12 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
-import { app, closedByBack } from "./state.js";
+import { app, closedByBack, moving } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
 
 const $ = (selector) => document.querySelector(selector);
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function moving() {
-  return app.settings.animate && !reducedMotion();
-}
 
 // ---------------------------------------------------------------- in progress?
 

@@ -5,7 +5,7 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, backStep, hideKeptToast, hideToast, keepHref, say, toast } from "./state.js";
+import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -19,10 +19,6 @@ import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 const $ = (selector) => document.querySelector(selector);
 
 const board = $("#board");
-
-function animationsOn() {
-  return app.settings.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
 
 // Run actions one after the other, so quick clicks never overlap. The body
 // says whether any is waiting or running (data-busy: "false" once the last
@@ -151,7 +147,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   followGame(game);
   if (!changedGame) sayMotions(game.motions || [], game);  // (before the prompt it may change)
   draw();
-  if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
+  if (before && animate && moving() && game.motions) animateMotions(game.motions, before, ghost);
   if (ghost) ghost.remove();
   document.body.dataset.moves = String(game.moves);
   document.body.dataset.status = game.status;
@@ -486,7 +482,7 @@ async function answer(result, ghost = null, card = null) {
     announce(result.data);
     return true;
   }
-  if (ghost && card) snapBack(ghost, card, animationsOn());
+  if (ghost && card) snapBack(ghost, card, moving());
   if (await caughtUp(result)) return false;
   if (result.status === 409 && app.game) {
     const fresh = await api.get(app.game.id);
@@ -580,7 +576,7 @@ function stillMeant(move, shown, game) {
 // move already played, an answer from another tab), it is dropped quietly.
 function play(move, ghost = null, card = null) {
   const shown = app.game;
-  const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
+  const drop = () => { if (ghost && card) snapBack(ghost, card, moving()); };
   const choice = Boolean(shown) && !shown.replay && shown.status === "choosing" && move[0] === "c";
   if (choice) holdInput();
   return enqueue(async () => {
@@ -656,7 +652,7 @@ function boardKey(event) {
 function explain(move, ghost = null, card = null, source = null) {
   const shown = app.game;
   return enqueue(async () => {
-    if (ghost && card) snapBack(ghost, card, animationsOn());
+    if (ghost && card) snapBack(ghost, card, moving());
     const game = app.game;
     if (!game || game.replay) return;
     if (source && game !== shown && (game.id !== shown.id || topOf(game, source) !== topOf(shown, source))) return;
@@ -694,13 +690,13 @@ function moveTo(source, target, ghost = null, card = null) {
   // (a foundation's card onto a foundation is no move the server could
   // explain: it answered "'F2f3' is not a move")
   if (source[0] === "f" && target && target[0] === "f") {
-    if (ghost && card) snapBack(ghost, card, animationsOn());
+    if (ghost && card) snapBack(ghost, card, moving());
     return refuseInTurn(t("error.home"), "info");
   }
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
     return explain(`${notation(source)}${target}`, ghost, card, source);
   }
-  if (ghost && card) snapBack(ghost, card, animationsOn());
+  if (ghost && card) snapBack(ghost, card, moving());
   if (target && target !== source) refuseInTurn(t("error.dropHere"));
   return null;
 }
@@ -1120,7 +1116,7 @@ const drags = attachDrag(board, {
     clearMarks("target");
     // A board drawn again during the drag may have another card there.
     if (!target || target === source || app.game !== dragged) {
-      snapBack(ghost, card, animationsOn());
+      snapBack(ghost, card, moving());
       return;
     }
     moveTo(source, target, ghost, card);
@@ -1128,7 +1124,7 @@ const drags = attachDrag(board, {
   onCancel(source, ghost, card) {
     dragging = false;
     clearMarks("target");
-    snapBack(ghost, card, animationsOn());
+    snapBack(ghost, card, moving());
   },
   onPress(pile, card) {
     const game = app.game;
@@ -1582,10 +1578,12 @@ function changeSettings(settings) {
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
   localStorage.setItem("terrace.autoplay", app.settings.autoplay);
   localStorage.setItem("terrace.timer", app.settings.timer ? "on" : "off");
+  localStorage.setItem("terrace.fourColours", app.settings.fourColours ? "on" : "off");
   localStorage.setItem("terrace.deadEnd", app.settings.deadEnd ? "on" : "off");
   for (const [name, on] of Object.entries(app.settings.assists)) localStorage.setItem(`terrace.assist.${name}`, on ? "on" : "off");
   if (!app.settings.assists.verdicts) { app.verdicts = null; app.verdictNote = null; }
   else wantVerdicts(app.game);
+  showLook();
   draw();
 }
 

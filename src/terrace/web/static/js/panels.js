@@ -236,6 +236,9 @@ export function openSettings(actions) {
   const timer = el("input", { type: "checkbox", id: "set-timer" });
   timer.checked = app.settings.timer;
   timer.addEventListener("change", () => changeSettings({ timer: timer.checked }));
+  const colours = el("input", { type: "checkbox", id: "set-colours", "aria-describedby": "set-colours-help" });
+  colours.checked = app.settings.fourColours;
+  colours.addEventListener("change", () => changeSettings({ fourColours: colours.checked }));
   const deadEnd = el("input", { type: "checkbox", id: "set-dead" });
   deadEnd.checked = app.settings.deadEnd;
   deadEnd.addEventListener("change", () => changeSettings({ deadEnd: deadEnd.checked }));
@@ -262,6 +265,8 @@ export function openSettings(actions) {
       el("p", { class: "help", text: t("settings.autoplay.help") })),
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
     el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
+    el("label", { class: "field bool", for: "set-colours" }, el("span", { text: t("settings.fourColours") }), colours),
+    el("p", { class: "help", id: "set-colours-help", text: t("settings.fourColours.help") }),
     el("label", { class: "field bool", for: "set-dead" }, el("span", { text: t("settings.deadEnd") }), deadEnd),
     el("fieldset", { id: "assists" }, el("legend", { text: t("settings.assists") }),
       assist("verdicts"),

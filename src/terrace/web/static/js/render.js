@@ -29,12 +29,15 @@ function suitIcon(suit, cls) {
   return svg;
 }
 
+// A card's suit as a class (style.css: its colour in the four-colour pack).
+const SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
 // A face-up card; `index` is its place in its pile, from 0 at the bottom.
 export function makeCard(code, index = null) {
   const red = code[1] === "H" || code[1] === "D";
   const rank = rankLabel(code[0]);
   const card = el("div", {
-    class: `card face ${red ? "red" : "black"}${rank.length > 1 ? " wide" : ""}`,
+    class: `card face ${red ? "red" : "black"} ${SUITS[code[1]]}${rank.length > 1 ? " wide" : ""}`,
     "data-card": code,
     "data-index": index === null ? null : String(index),
     role: "img",
@@ -601,7 +604,7 @@ function placeCards(pile, codes, first = 0) {
 // drawing taken off (a selection, a hint, a choice's key, a coach's chance,
 // a shake, a card hidden while its copy flew home). Its place in a fan is
 // set by the drawing ("squeezed" too: fanPiles).
-const CARD_CLASSES = new Set(["card", "face", "back", "red", "black", "wide", "squeezed"]);
+const CARD_CLASSES = new Set(["card", "face", "back", "red", "black", ...Object.values(SUITS), "wide", "squeezed"]);
 const CARD_ATTRIBUTES = new Set(["class", "data-card", "data-index", "role", "aria-label", "aria-hidden", "style"]);
 
 function tidy(card) {

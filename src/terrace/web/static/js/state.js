@@ -34,6 +34,8 @@ export const app = {
     animate: stored("terrace.animate", ["on", "off"]) === "on",
     autoplay: stored("terrace.autoplay", ["finish", "off", "safe"]),
     timer: stored("terrace.timer", ["on", "off"]) === "on",
+    // Diamonds and clubs in colours of their own (style.css: .four-colours).
+    fourColours: stored("terrace.fourColours", ["off", "on"]) === "on",
     // Warn before a move that leaves the terrace unplayable, and say so once
     // it is (the server judges it from the cards in sight: not an assist).
     deadEnd: stored("terrace.deadEnd", ["off", "on"]) === "on",
@@ -42,6 +44,28 @@ export const app = {
   },
   queue: Promise.resolve(),
 };
+
+// Motion: the Settings' Animations off, or the system's reduced motion,
+// stops every movement, the script's (a card flying to its place, the
+// win's cascade: moving()) and the style sheet's (a hint's pulse, a refused
+// card's shake, the thinking Hint button's pulse, the toast's slide: the
+// class "still" on the page's root). With Animations off the style sheet's
+// went on: a hint's card still bobbed four times and a refused card shook.
+// The four-colour pack is the root's class "four-colours".
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export function moving() {
+  return app.settings.animate && !REDUCED.matches;
+}
+
+// The root's classes after a change of the settings or of the system's motion.
+export function showLook() {
+  document.documentElement.classList.toggle("still", !moving());
+  document.documentElement.classList.toggle("four-colours", app.settings.fourColours);
+}
+
+REDUCED.addEventListener("change", showLook);
+showLook();
 
 // What a screen reader hears, in #said (a polite live region that is always
 // there): what a move did, the prompt when it changes, why a card cannot
