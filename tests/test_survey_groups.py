@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,37 @@ def test_a_survey_that_cannot_store_its_verdicts_says_where_they_stand(tmp_path:
         assert rows == 0
         assert (f"no verdict of this run could be stored, and {path} is as it was; the same command goes on "
                 "from there") in result.stderr, result.stderr
+
+
+def test_a_survey_over_a_store_it_cannot_write_solves_nothing(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache that can only be read (a read-only disk: here SQLite's
+    query_only) was found out at the first verdict stored, after that deal's
+    whole budget (a fair player's: 30 minutes per worker), or a group of
+    200. The survey, local or on a cluster, now refuses it before it
+    solves a deal or reaches the cluster; a read-only cache that settles
+    every deal of the range is still read."""
+    from terrace.solver import cluster
+    from terrace.solver.verdicts import VerdictCacheError
+
+    played: list[int] = []
+
+    def play(rules: Rules, number: int, *rest: Any) -> Verdict:
+        played.append(number)
+        return Verdict("won", number, 1.0, 2.0)
+
+    def no_cluster(scheduler: str) -> Any:
+        raise AssertionError("the cluster was reached")
+
+    monkeypatch.setattr(survey, "play_deal", play)
+    monkeypatch.setattr(cluster, "connect", no_cluster)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(Rules(), 1, Verdict("won", 1, 1.0, 2.0))
+    store._db.execute("PRAGMA query_only = ON")
+    for run in (partial(survey.run_survey, jobs=1), partial(cluster.run_cluster_survey, scheduler="local:1")):
+        with pytest.raises(VerdictCacheError, match=r"could not be stored \(attempt to write a readonly"):
+            run(Rules(), 1, 3, max_seconds=2.0, store=store)
+        assert played == []
+    known, _ = survey.run_survey(Rules(), 1, 1, jobs=1, max_seconds=2.0, store=store)
+    assert list(known) == [1]
+    store.close()

@@ -492,6 +492,7 @@ def run_cluster_survey(
         if kind == "address":
             _probe(str(where))
         return known, 0
+    store.check_writable()  # (before the cluster is reached and a batch solved, not after)
 
     def keep(verdicts: dict[int, Verdict]) -> None:
         # (one transaction per batch: a million rows cost seconds; what the

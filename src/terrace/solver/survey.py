@@ -181,6 +181,8 @@ def run_survey(
     key = player_key(player, full, seed)
     known = stored_tally(store, rules, first, last, key, max_seconds, lines)
     todo = last - first + 1 - len(known)
+    if todo:
+        store.check_writable()  # (before the first deal is solved, not after)
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     # (made as the workers take them: a list of a million jobs held 150 MB)

@@ -352,10 +352,26 @@ class VerdictStore:
                     stored = None if row is None else _verdict(*row)
                     kept[deal] = verdict if stored is None else stored
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
-            name = _file_name(self.path)
-            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=name,
-                                           text=clip(" ".join(str(error).split())))) from None
+            raise self._not_stored(error) from None
         return kept
+
+    def check_writable(self) -> None:
+        """Refuse, as :meth:`put_many` would, a store that can only be read
+        (a read-only disk or file), with a write that changes nothing and is
+        rolled back: a survey asks before it solves, not after its first
+        verdicts (a fair player's deals take half an hour each)."""
+        try:
+            self._db.execute("DELETE FROM verdicts WHERE 0")
+        except sqlite3.OperationalError as error:
+            raise self._not_stored(error) from None
+        finally:
+            if self._db.in_transaction:
+                self._db.rollback()
+
+    def _not_stored(self, error: sqlite3.Error) -> VerdictCacheError:
+        """The refusal of verdicts that could not be stored, SQLite's why in it."""
+        return VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=_file_name(self.path),
+                                        text=clip(" ".join(str(error).split()))))
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT,
               lines: bool = True) -> dict[int, Verdict]:
