@@ -347,6 +347,35 @@ def test_a_dask_worker_given_as_the_scheduler_is_refused(monkeypatch: pytest.Mon
         cluster._probe("tcp://10.0.0.5:8786")
 
 
+def test_an_address_whose_connection_is_never_taken_is_refused_within_the_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port whose packets are dropped (a firewall's way; here a listener
+    whose queue of connections is full) waited CONNECT_SECONDS for the
+    connection, then as long again for the probe, and said 'no Dask
+    scheduler answered ... within 30 s' after 60 s."""
+    import socket
+
+    import distributed.core  # noqa: F401  (imported before the clock starts)
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
+    with contextlib.ExitStack() as held:
+        listener = held.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        address = listener.getsockname()
+        for _ in range(3):  # (the queue filled: the next connection's packets are dropped)
+            waiting = held.enter_context(socket.socket())
+            waiting.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                waiting.connect(address)
+        time.sleep(0.1)
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=r"^no Dask scheduler answered at tcp://127\.0\.0\.1:[0-9]+ "
+                                               r"within 0.5 s: is one running there"):
+            cluster._probe(f"tcp://127.0.0.1:{address[1]}")
+        assert time.perf_counter() - started < 0.9  # (twice the deadline on the old code)
+
+
 def test_a_cluster_error_in_the_survey_is_said_as_it_is(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # (ClusterError is a RuntimeError, which the survey otherwise says as the

@@ -271,7 +271,8 @@ UNKNOWN_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONA
 
 def _listening(address: str) -> None:
     """Refuse at once an address where nothing listens (Dask's own connect
-    tried again for the whole :data:`CONNECT_SECONDS`)."""
+    tried again for the whole :data:`CONNECT_SECONDS`), and after that
+    deadline one whose connection is never taken (its packets dropped)."""
     parts = urlsplit(address)
     try:
         host, port = parts.hostname, parts.port
@@ -292,8 +293,20 @@ def _listening(address: str) -> None:
             return
         raise ClusterError(f"{clip(host)} is not a known host name ({error.strerror}): is {address} the "
                            f"scheduler's address?") from None
+    except TimeoutError:
+        # (a port whose packets are dropped, a firewall's way: the probe's
+        # own wait came on top, twice the deadline said)
+        raise _no_scheduler(address, CONNECT_SECONDS) from None
     except OSError:
         return  # (the probe says what it finds)
+
+
+def _no_scheduler(address: str, within: float | None = None) -> ClusterError:
+    """The refusal of an address where no Dask scheduler answered (``within``
+    the deadline, when that is why)."""
+    when = "" if within is None else f" within {within:g} s"
+    return ClusterError(f"no Dask scheduler answered at {address}{when}: is one "
+                        f"running there (dask scheduler), and is that its address?")
 
 
 def _probe(address: str) -> None:
@@ -313,9 +326,7 @@ def _probe(address: str) -> None:
     try:
         reply = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
     except Exception as error:  # reset, timed out, garbled: no scheduler there
-        when = f" within {CONNECT_SECONDS:g} s" if isinstance(error, TimeoutError) else ""
-        raise ClusterError(f"no Dask scheduler answered at {address}{when}: is one "
-                           f"running there (dask scheduler), and is that its address?") from None
+        raise _no_scheduler(address, CONNECT_SECONDS if isinstance(error, TimeoutError) else None) from None
     kind = reply.get("type") if isinstance(reply, dict) else None
     if kind != "Scheduler":
         raise ClusterError(f"{address} is not a Dask scheduler (it says it is {clip(str(kind))})")
