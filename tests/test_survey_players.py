@@ -278,8 +278,11 @@ def test_an_unknown_never_replaces_a_proof_nor_a_longer_search(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("column, value", [("seconds", "1e999"), ("seconds", "-1"), ("nodes", "-5"),
-                                           ("max_seconds", "-1e999"), ("seconds", "'x'")])
+                                           ("max_seconds", "-1e999"), ("seconds", "'x'"),
+                                           ("seconds", "1e308")])
 def test_a_row_with_impossible_figures_counts_as_missing(tmp_path: Path, column: str, value: str) -> None:
+    """(A search of 1e308 s: two of them summed to infinity, and the survey's
+    JSON report said "seconds": Infinity.)"""
     rules = get_rules("falling-star")
     path = str(tmp_path / "v.sqlite3")
     store = VerdictStore(path)

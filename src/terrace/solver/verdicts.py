@@ -78,13 +78,21 @@ _CREATE = (
     " PRIMARY KEY (rules, deal, version, player))"
 )
 _COLUMNS = "rules, deal, version, solver, result, nodes, seconds, max_seconds, line"
+
+LONGEST_SEARCH = 1e9
+"""The most seconds a stored verdict's search can have taken (about 32
+years): a row that says more was damaged by hand, and counts as missing.
+(Two deals of 1e308 s summed to infinity: a survey's JSON report said
+``"seconds": Infinity``, which is no JSON, and its text a median of 309
+digits.)"""
 _UPSERT = (
     f"INSERT INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (rules, deal, version, player) DO UPDATE SET"
     " solver = excluded.solver, result = excluded.result, nodes = excluded.nodes,"
     " seconds = excluded.seconds, max_seconds = excluded.max_seconds, line = excluded.line"
     " WHERE NOT coalesce((typeof(verdicts.nodes) = 'integer' AND verdicts.nodes >= 0"
-    "     AND typeof(verdicts.seconds) IN ('integer', 'real') AND verdicts.seconds BETWEEN 0 AND 1e308"
+    "     AND typeof(verdicts.seconds) IN ('integer', 'real')"
+    f"    AND verdicts.seconds BETWEEN 0 AND {LONGEST_SEARCH!r}"
     "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
     "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
     f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE}"
@@ -162,7 +170,7 @@ def _verdict(result: object, nodes: object, seconds: object, max_seconds: object
         return None
     if not isinstance(nodes, int) or nodes < 0:  # (SQLite hands back no booleans)
         return None
-    if not (valid_seconds(seconds) and valid_seconds(max_seconds)):
+    if not (valid_seconds(seconds) and seconds <= LONGEST_SEARCH and valid_seconds(max_seconds)):
         return None
     return Verdict(result, nodes, float(seconds), float(max_seconds), line)
 
