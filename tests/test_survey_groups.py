@@ -13,6 +13,7 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -219,4 +220,30 @@ def test_a_survey_over_a_store_it_cannot_write_solves_nothing(tmp_path: Path,
         assert played == []
     known, _ = survey.run_survey(Rules(), 1, 1, jobs=1, max_seconds=2.0, store=store)
     assert list(known) == [1]
+    store.close()
+
+
+def test_a_winnable_deal_is_not_sought_over_a_store_it_cannot_write(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """deal --winnable (and the web game's search) over a cache that can
+    only be read solved each deal it had no verdict for, then failed to
+    store it and ended: the search's time spent for nothing. It is said
+    before the search now; a verdict the cache holds is still read."""
+    from terrace.solver import winnable
+    from terrace.solver.verdicts import VerdictCacheError
+
+    searched: list[Any] = []
+
+    def solve(board: Any, **budget: Any) -> Any:
+        searched.append(board)
+        return SimpleNamespace(result="won", nodes=1, seconds=1.0, moves=[], reason="")
+
+    monkeypatch.setattr(winnable, "solve", solve)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(Rules(), 1, Verdict("won", 1, 1.0, 2.0))
+    store._db.execute("PRAGMA query_only = ON")
+    assert winnable.verdict_for(Rules(), 1, store, 2.0).result == "won"
+    with pytest.raises(VerdictCacheError, match=r"could not be stored \(attempt to write a readonly"):
+        winnable.verdict_for(Rules(), 2, store, 2.0)
+    assert searched == []
     store.close()
