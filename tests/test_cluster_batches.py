@@ -172,6 +172,57 @@ def test_each_worker_has_three_batches_in_flight_and_the_peak_is_the_largest_rep
     assert two.most_in_flight == 6
 
 
+class LeanClient(Client):
+    """A :class:`Client` that keeps no account of the batches it ran (for
+    a measure of the memory the survey's side holds)."""
+
+    def submit(self, function: object, *args: Any, workers: list[str], **options: object) -> Any:
+        if function is cluster.run_batch:
+            return Batch(self, list(args[1]), workers[0], ("done", 1000))
+        return super().submit(function, *args, workers=workers, **options)
+
+    def fetched(self, batch: Batch) -> None:
+        pass
+
+
+def test_a_long_cluster_survey_holds_no_second_account_of_the_deals_it_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stream held a set of every deal it had kept, besides the
+    survey's Tally that holds them already: 65 MB for a million deals
+    (1.3 MB here for 20,000; the store a stand-in). It asks
+    the Tally now."""
+    import tracemalloc
+    from contextlib import nullcontext
+
+    from terrace.solver import survey
+
+    deals = 20_000
+    tally = survey.Tally(1, deals)
+    for number in range(1, deals + 1, survey.TALLY_PAGE):  # (its pages made before the measure)
+        tally[number] = Verdict("won", 1, 0.1, 5.0)
+    tally.clear()
+    client = LeanClient(["tcp://a:1"])
+    monkeypatch.setattr(cluster, "connect", lambda scheduler: nullcontext(client))
+    monkeypatch.setattr(cluster, "stored_tally", lambda *args: tally)
+
+    class Store:
+        def check_writable(self) -> None:
+            pass
+
+        def put_many(self, rules: object, verdicts: dict[int, Verdict], key: str) -> dict[int, Verdict]:
+            return verdicts
+
+    tracemalloc.start()
+    try:
+        cluster.run_cluster_survey(RULES, 1, deals, scheduler="local:1", max_seconds=1.0,
+                                   store=Store(), batch=500)  # type: ignore[arg-type]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(tally) == deals
+    assert peak < 1.2 * 2**20, peak  # (0.6 MB; 2.6 MB on the old code)
+
+
 def test_a_deal_lost_with_a_batch_and_then_three_times_alone_is_still_run() -> None:
     # A batch lost with its worker is sent again as one batch a deal; only a
     # deal lost alone more than MAX_LOST (3) times stops the survey, and a
