@@ -473,3 +473,17 @@ def test_a_refused_survey_leaves_no_folder_of_out_behind(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
                                        "--out", str(tmp_path / "notes.txt" / "below")])
     assert result.exit_code == 1 and "notes.txt is not a folder" in result.output, result.output
+
+
+@pytest.mark.parametrize("seed", [None, float("nan"), -1, 2.5, "1", True])
+def test_a_survey_seed_that_is_no_whole_number_is_refused_before_anything_runs(tmp_path: Path,
+                                                                              seed: object) -> None:
+    """run_survey stored the random player's verdicts under the seed it was
+    given: '"seed":NaN' (no JSON), 'null', and under -1 or "1" the games of
+    seed 1 (the deal's seed is made from its text) under another key."""
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(ValueError, match=r"^seed must be a whole number >= 0, not "):
+        run_survey(get_rules("falling-star"), 1, 2, jobs=1, max_seconds=0.01, store=store, player="random",
+                   seed=seed)  # type: ignore[arg-type]
+    assert store.is_empty()
+    store.close()
