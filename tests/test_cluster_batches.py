@@ -514,3 +514,20 @@ def test_a_scheduler_that_times_out_and_a_check_that_does_not_come_back_are_give
     clock.now += 1.0
     with pytest.raises(ClusterError, match=r"^the scheduler did not answer for"):
         fleet.refresh()
+
+
+@pytest.mark.parametrize("batch", [0, 10_001, 2.5, True, "8"])
+def test_a_batch_size_that_is_no_whole_number_of_deals_is_refused_before_the_cluster_is_reached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: object) -> None:
+    """run_cluster_survey took batch=2.5 or True (1 <= 2.5 <= 10,000), and
+    2.5 failed inside the stream once the cluster was reached ('Stop argument
+    for islice() must be None or an integer'); "8" raised a TypeError."""
+    def reached(scheduler: str) -> None:
+        raise AssertionError("the cluster was reached")
+
+    monkeypatch.setattr(cluster, "connect", reached)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(ValueError, match=r"^a batch holds 1 to 10000 deals, not "):
+        cluster.run_cluster_survey(RULES, 1, 3, scheduler="local:1", max_seconds=0.01, store=store,
+                                   batch=batch)  # type: ignore[arg-type]
+    store.close()

@@ -66,7 +66,7 @@ from terrace.solver.survey import (
     worker_start_method,
 )
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
-from terrace.whole import digits_value
+from terrace.whole import as_whole, digits_value
 
 
 def _installed_version() -> str:
@@ -492,8 +492,9 @@ def run_cluster_survey(
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
     kind, where = parse_scheduler(scheduler)
-    if batch is not None and not 1 <= batch <= 10_000:
-        raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
+    if batch is not None and not 1 <= (as_whole(batch) or 0) <= 10_000:
+        # (2.5 and True passed, and 2.5 failed inside the stream, the cluster reached)
+        raise ValueError(f"a batch holds 1 to 10000 deals, not {quote(batch)}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = stored_tally(store, rules, first, last, key, max_seconds, lines)
