@@ -19,14 +19,19 @@ Handler = Callable[[int, Any], None]
 
 
 def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
-    """Make ``handler`` the handler of every signal in :data:`STOPS`;
-    returns the handlers it replaced, in ``previous`` when given (filled
-    as it goes, so that ``handler`` can read it at once), none off the main
-    thread (where no signal arrives and none can be set)."""
+    """Make ``handler`` the handler of every signal in :data:`STOPS` that
+    is not ignored; returns the handlers it replaced, in ``previous`` when
+    given (filled as it goes, so that ``handler`` can read it at once),
+    none off the main thread (where no signal arrives and none can be set).
+    An ignored stop stays ignored: a shell script's job in the background
+    ignores Ctrl+C, which reaches the script's whole process group, and
+    ``terrace survey ... &`` there was stopped by the Ctrl+C meant for the
+    script (every other command, and Python itself, kept ignoring it)."""
     replaced: dict[int, Any] = {} if previous is None else previous
     try:
         for number in STOPS:
-            replaced[number] = signal.signal(number, handler)
+            if signal.getsignal(number) != signal.SIG_IGN:
+                replaced[number] = signal.signal(number, handler)
     except ValueError:  # (not the main thread)
         pass
     return replaced
