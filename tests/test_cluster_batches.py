@@ -531,3 +531,34 @@ def test_a_batch_size_that_is_no_whole_number_of_deals_is_refused_before_the_clu
         cluster.run_cluster_survey(RULES, 1, 3, scheduler="local:1", max_seconds=0.01, store=store,
                                    batch=batch)  # type: ignore[arg-type]
     store.close()
+
+
+def test_a_second_ctrl_c_as_a_batch_is_stored_waits_until_it_is_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first Ctrl+C waits for the survey's next look; a second one, as a
+    batch's verdicts were being stored, stopped the survey between the
+    store's commit and their count: the survey said fewer deals stored than
+    its file held (0 of 3 here). They are stored and counted first now, as
+    the local pool's group is."""
+    import os
+    import signal
+    from contextlib import nullcontext
+
+    client = LeanClient(["tcp://a:1"])
+    monkeypatch.setattr(cluster, "connect", lambda scheduler: nullcontext(client))
+    put_many = VerdictStore.put_many
+
+    def stopped_twice(self: VerdictStore, *args: Any) -> dict[int, Verdict]:
+        kept = put_many(self, *args)
+        for _ in range(2):
+            os.kill(os.getpid(), signal.SIGINT)
+        return kept
+
+    monkeypatch.setattr(VerdictStore, "put_many", stopped_twice)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    counted: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        cluster.run_cluster_survey(RULES, 1, 6, scheduler="local:1", max_seconds=1.0, store=store, batch=3,
+                                   on_result=lambda number, verdict: counted.append(number))
+    assert sorted(counted) == sorted(store.range(RULES, 1, 6)) == [1, 2, 3]
+    store.close()

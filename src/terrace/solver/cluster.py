@@ -508,14 +508,17 @@ def run_cluster_survey(
 
     def keep(verdicts: dict[int, Verdict]) -> None:
         # (one transaction per batch: a million rows cost seconds; what the
-        # store holds counts, a won another run stored meanwhile among it)
-        kept = store.put_many(rules, verdicts, key)
-        verdicts = {number: counted(kept[number], found, max_seconds, lines)
-                    for number, found in verdicts.items()}
-        known.update(verdicts)
-        if on_result is not None:
-            for number, verdict in verdicts.items():
-                on_result(number, verdict)
+        # store holds counts, a won another run stored meanwhile among it;
+        # a stop meanwhile, a second Ctrl+C too, waits until they are stored
+        # and counted, as survey._Group's: the count said is the rows stored)
+        with interrupts_deferred():
+            kept = store.put_many(rules, verdicts, key)
+            verdicts = {number: counted(kept[number], found, max_seconds, lines)
+                        for number, found in verdicts.items()}
+            known.update(verdicts)
+            if on_result is not None:
+                for number, verdict in verdicts.items():
+                    on_result(number, verdict)
 
     distributed = _distributed()
     # (a stop waits for the fleet's next look, at most TICK: raised inside a
