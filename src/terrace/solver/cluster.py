@@ -511,7 +511,7 @@ def run_cluster_survey(
         # store holds counts, a won another run stored meanwhile among it;
         # a stop meanwhile, a second Ctrl+C too, waits until they are stored
         # and counted, as survey._Group's: the count said is the rows stored)
-        with interrupts_deferred():
+        with interrupts_deferred(every=True):
             kept = store.put_many(rules, verdicts, key)
             verdicts = {number: counted(kept[number], found, max_seconds, lines)
                         for number, found in verdicts.items()}

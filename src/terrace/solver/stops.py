@@ -46,18 +46,20 @@ def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None)
 
 
 @contextmanager
-def interrupts_deferred() -> Iterator[None]:
+def interrupts_deferred(every: bool = False) -> Iterator[None]:
     """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
-    second one at once). For the start of the local pool and of a local
-    cluster: stopped midway, the workers already started were never
-    stopped, and one that came up as the survey ended printed a traceback
-    (its semaphores already gone); started whole, the pool (or cluster) is
-    closed whole."""
+    second one at once, unless ``every``). For the start of the local pool
+    and of a local cluster: stopped midway, the workers already started
+    were never stopped, and one that came up as the survey ended printed a
+    traceback (its semaphores already gone); started whole, the pool (or
+    cluster) is closed whole. ``every`` stop waits for a short write that
+    must end whole: verdicts stored and counted (a second Ctrl+C came
+    between the two, and the survey said fewer deals stored than it had)."""
     heard: list[int] = []
     previous: dict[int, Any] = {}
 
     def hear(signum: int, frame: Any) -> None:
-        if heard:
+        if heard and not every:
             _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
         heard.append(signum)
 

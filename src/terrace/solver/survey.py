@@ -293,12 +293,13 @@ class _Group:
         return wait
 
     def store(self) -> None:
-        """Store the verdicts held, in one transaction, and count them. A
-        stop meanwhile waits until they are stored and counted (the count
-        a stopped survey says is the rows it stored)."""
+        """Store the verdicts held, in one transaction, and count them.
+        Every stop meanwhile (Ctrl+C pressed twice too) waits until they
+        are stored and counted (the count a stopped survey says is the rows
+        it stored)."""
         if not self.pending:
             return
-        with interrupts_deferred():
+        with interrupts_deferred(every=True):
             kept = self.store_.put_many(self.rules, self.pending, self.key)
             found, self.pending = self.pending, {}
             for number, verdict in found.items():
