@@ -487,3 +487,24 @@ def test_a_survey_seed_that_is_no_whole_number_is_refused_before_anything_runs(t
                    seed=seed)  # type: ignore[arg-type]
     assert store.is_empty()
     store.close()
+
+
+def test_a_verdict_that_another_programs_lock_keeps_out_is_said_to_be_busy(tmp_path: Path) -> None:
+    """Another program writing the cache (its lock held past the store's
+    wait) kept a survey's verdicts out with 'the verdicts could not be
+    stored (database is locked)'; a read held up so said the cache is
+    busy, and so does a write now."""
+    path = tmp_path / "v.sqlite3"
+    store = VerdictStore(str(path), timeout=0.05)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        for write in (store.check_writable, lambda: store.put(Rules(), 3, Verdict("won", 10, 0.1, 5.0))):
+            with pytest.raises(VerdictCacheError) as refused:
+                write()
+            assert str(refused.value) == ("the verdict cache v.sqlite3 is busy (another program holds it): "
+                                          "try again")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    store.close()

@@ -377,7 +377,12 @@ class VerdictStore:
                 self._db.rollback()
 
     def _not_stored(self, error: sqlite3.Error) -> VerdictCacheError:
-        """The refusal of verdicts that could not be stored, SQLite's why in it."""
+        """The refusal of verdicts that could not be stored, SQLite's why in
+        it; a lock another program held longer than the store waits is said
+        as such (:func:`_busy`, as a read's: it said 'the verdicts could not
+        be stored (database is locked)')."""
+        if (busy := _busy(self.path, error)) is not None:
+            return busy
         return VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=_file_name(self.path),
                                         text=clip(" ".join(str(error).split()))))
 
