@@ -539,21 +539,13 @@ def test_a_second_ctrl_c_as_a_batch_is_stored_waits_until_it_is_counted(
     batch's verdicts were being stored, stopped the survey between the
     store's commit and their count: the survey said fewer deals stored than
     its file held (0 of 3 here). They are stored and counted first now."""
-    import os
-    import signal
     from contextlib import nullcontext
+
+    from stop_support import ctrl_c_twice_as_verdicts_are_stored
 
     client = LeanClient(["tcp://a:1"])
     monkeypatch.setattr(cluster, "connect", lambda scheduler: nullcontext(client))
-    put_many = VerdictStore.put_many
-
-    def stopped_twice(self: VerdictStore, *args: Any) -> dict[int, Verdict]:
-        kept = put_many(self, *args)
-        for _ in range(2):
-            os.kill(os.getpid(), signal.SIGINT)
-        return kept
-
-    monkeypatch.setattr(VerdictStore, "put_many", stopped_twice)
+    ctrl_c_twice_as_verdicts_are_stored(monkeypatch)
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     counted: list[int] = []
     with pytest.raises(KeyboardInterrupt):

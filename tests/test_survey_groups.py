@@ -255,19 +255,11 @@ def test_a_second_ctrl_c_as_a_group_is_stored_waits_until_it_is_counted(
     """Ctrl+C twice as a group of verdicts was being stored: the second
     stopped the survey between the store's commit and the count, so it
     said fewer deals stored than its file held."""
-    import signal
+    from stop_support import ctrl_c_twice_as_verdicts_are_stored
 
     monkeypatch.setattr(survey, "play_deal", lambda rules, number, *rest: Verdict("won", 1, 0.0005, 0.001))
     monkeypatch.setattr(survey, "GROUP_VERDICTS", 3)
-    put_many = VerdictStore.put_many
-
-    def stopped_twice(self: VerdictStore, *args: Any) -> dict[int, Verdict]:
-        kept = put_many(self, *args)
-        for _ in range(2):
-            os.kill(os.getpid(), signal.SIGINT)
-        return kept
-
-    monkeypatch.setattr(VerdictStore, "put_many", stopped_twice)
+    ctrl_c_twice_as_verdicts_are_stored(monkeypatch)
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     counted: list[int] = []
     with pytest.raises(KeyboardInterrupt):
