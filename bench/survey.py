@@ -226,6 +226,12 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
 
+def _figure(values: list[float], digits: int) -> str:
+    """The median of a backend's runs, or a dash for a backend not run
+    (``--backends local`` showed the cluster at 0.00 deals/s)."""
+    return f"{_median(values):.{digits}f}" if values else "—"
+
+
 def _overhead(local: float, remote: float, higher_is_worse: bool) -> str:
     if not (local and remote):
         return "—"
@@ -235,14 +241,20 @@ def _overhead(local: float, remote: float, higher_is_worse: bool) -> str:
 
 def row(variant: str, player: str, verdicts: dict[int, Verdict], rates: dict[str, list[float]],
         cpus: dict[str, list[float]]) -> str:
-    """One line of the table (medians over the runs)."""
+    """One line of the table (medians over the runs; a dash for a backend not run).
+
+    >>> row("terrace", "perfect", {1: Verdict("won", 9, 0.5, 1.0)}, {"local": [4.0]}, {"local": [0.25]})
+    '| terrace | perfect | 1 | 1 | 0 | 0 | 0.500 | 4.00 | — | — | 0.250 | — | — |'
+    """
     summary = summarise(verdicts)
-    local, remote = _median(rates.get("local", [])), _median(rates.get("cluster", []))
-    local_cpu, remote_cpu = _median(cpus.get("local", [])), _median(cpus.get("cluster", []))
+    local, remote = rates.get("local", []), rates.get("cluster", [])
+    local_cpu, remote_cpu = cpus.get("local", []), cpus.get("cluster", [])
     median = percentile([v.seconds for v in verdicts.values()], 50)
     return (f"| {variant} | {player} | {summary.deals} | {summary.won} | {summary.lost} | {summary.unknown} "
-            f"| {median:.3f} | {local:.2f} | {remote:.2f} | {_overhead(local, remote, False)} "
-            f"| {local_cpu:.3f} | {remote_cpu:.3f} | {_overhead(local_cpu, remote_cpu, True)} |")
+            f"| {median:.3f} | {_figure(local, 2)} | {_figure(remote, 2)} "
+            f"| {_overhead(_median(local), _median(remote), False)} "
+            f"| {_figure(local_cpu, 3)} | {_figure(remote_cpu, 3)} "
+            f"| {_overhead(_median(local_cpu), _median(remote_cpu), True)} |")
 
 
 if __name__ == "__main__":

@@ -558,7 +558,8 @@ def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     # Ctrl+C reaches the whole process group: the client and every worker.
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              start_new_session=True)
+                              start_new_session=True,  # (Ctrl+C not ignored, as a terminal starts it)
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # the cluster has started and is solving once a deal has come back (a
     # fixed wait is too short on a loaded machine: Ctrl+C while the workers
     # are still importing is another case)
@@ -891,7 +892,8 @@ def test_a_stop_while_a_local_clusters_worker_process_starts_prints_no_traceback
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hold), *sys.path]),
            "TERRACE_TEST_HOLD": str(hold), "XDG_DATA_HOME": str(tmp_path)}
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              start_new_session=True)
+                              start_new_session=True,  # (Ctrl+C not ignored, as a terminal starts it)
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while not list(hold.glob("starting-*")):

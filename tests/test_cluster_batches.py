@@ -172,6 +172,57 @@ def test_each_worker_has_three_batches_in_flight_and_the_peak_is_the_largest_rep
     assert two.most_in_flight == 6
 
 
+class LeanClient(Client):
+    """A :class:`Client` that keeps no account of the batches it ran (for
+    a measure of the memory the survey's side holds)."""
+
+    def submit(self, function: object, *args: Any, workers: list[str], **options: object) -> Any:
+        if function is cluster.run_batch:
+            return Batch(self, list(args[1]), workers[0], ("done", 1000))
+        return super().submit(function, *args, workers=workers, **options)
+
+    def fetched(self, batch: Batch) -> None:
+        pass
+
+
+def test_a_long_cluster_survey_holds_no_second_account_of_the_deals_it_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stream held a set of every deal it had kept, besides the
+    survey's Tally that holds them already: 65 MB for a million deals
+    (1.3 MB here for 20,000; the store a stand-in). It asks
+    the Tally now."""
+    import tracemalloc
+    from contextlib import nullcontext
+
+    from terrace.solver import survey
+
+    deals = 20_000
+    tally = survey.Tally(1, deals)
+    for number in range(1, deals + 1, survey.TALLY_PAGE):  # (its pages made before the measure)
+        tally[number] = Verdict("won", 1, 0.1, 5.0)
+    tally.clear()
+    client = LeanClient(["tcp://a:1"])
+    monkeypatch.setattr(cluster, "connect", lambda scheduler: nullcontext(client))
+    monkeypatch.setattr(cluster, "stored_tally", lambda *args: tally)
+
+    class Store:
+        def check_writable(self) -> None:
+            pass
+
+        def put_many(self, rules: object, verdicts: dict[int, Verdict], key: str) -> dict[int, Verdict]:
+            return verdicts
+
+    tracemalloc.start()
+    try:
+        cluster.run_cluster_survey(RULES, 1, deals, scheduler="local:1", max_seconds=1.0,
+                                   store=Store(), batch=500)  # type: ignore[arg-type]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(tally) == deals
+    assert peak < 1.2 * 2**20, peak  # (0.6 MB; 2.6 MB on the old code)
+
+
 def test_a_deal_lost_with_a_batch_and_then_three_times_alone_is_still_run() -> None:
     # A batch lost with its worker is sent again as one batch a deal; only a
     # deal lost alone more than MAX_LOST (3) times stops the survey, and a
@@ -347,6 +398,35 @@ def test_a_dask_worker_given_as_the_scheduler_is_refused(monkeypatch: pytest.Mon
         cluster._probe("tcp://10.0.0.5:8786")
 
 
+def test_an_address_whose_connection_is_never_taken_is_refused_within_the_deadline(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port whose packets are dropped (a firewall's way; here a listener
+    whose queue of connections is full) waited CONNECT_SECONDS for the
+    connection, then as long again for the probe, and said 'no Dask
+    scheduler answered ... within 30 s' after 60 s."""
+    import socket
+
+    import distributed.core  # noqa: F401  (imported before the clock starts)
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
+    with contextlib.ExitStack() as held:
+        listener = held.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        address = listener.getsockname()
+        for _ in range(3):  # (the queue filled: the next connection's packets are dropped)
+            waiting = held.enter_context(socket.socket())
+            waiting.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                waiting.connect(address)
+        time.sleep(0.1)
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=r"^no Dask scheduler answered at tcp://127\.0\.0\.1:[0-9]+ "
+                                               r"within 0.5 s: is one running there"):
+            cluster._probe(f"tcp://127.0.0.1:{address[1]}")
+        assert time.perf_counter() - started < 0.9  # (twice the deadline on the old code)
+
+
 def test_a_cluster_error_in_the_survey_is_said_as_it_is(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # (ClusterError is a RuntimeError, which the survey otherwise says as the
@@ -434,3 +514,43 @@ def test_a_scheduler_that_times_out_and_a_check_that_does_not_come_back_are_give
     clock.now += 1.0
     with pytest.raises(ClusterError, match=r"^the scheduler did not answer for"):
         fleet.refresh()
+
+
+@pytest.mark.parametrize("batch", [0, 10_001, 2.5, True, "8"])
+def test_a_batch_size_that_is_no_whole_number_of_deals_is_refused_before_the_cluster_is_reached(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: object) -> None:
+    """run_cluster_survey took batch=2.5 or True (1 <= 2.5 <= 10,000), and
+    2.5 failed inside the stream once the cluster was reached ('Stop argument
+    for islice() must be None or an integer'); "8" raised a TypeError."""
+    def reached(scheduler: str) -> None:
+        raise AssertionError("the cluster was reached")
+
+    monkeypatch.setattr(cluster, "connect", reached)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(ValueError, match=r"^a batch holds 1 to 10000 deals, not "):
+        cluster.run_cluster_survey(RULES, 1, 3, scheduler="local:1", max_seconds=0.01, store=store,
+                                   batch=batch)  # type: ignore[arg-type]
+    store.close()
+
+
+def test_a_second_ctrl_c_as_a_batch_is_stored_waits_until_it_is_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first Ctrl+C waits for the survey's next look; a second one, as a
+    batch's verdicts were being stored, stopped the survey between the
+    store's commit and their count: the survey said fewer deals stored than
+    its file held (0 of 3 here). They are stored and counted first now."""
+    from contextlib import nullcontext
+
+    from stop_support import ctrl_c_twice_as_verdicts_are_stored
+
+    client = LeanClient(["tcp://a:1"])
+    monkeypatch.setattr(cluster, "connect", lambda scheduler: nullcontext(client))
+    ctrl_c_twice_as_verdicts_are_stored(monkeypatch)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    counted: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        cluster.run_cluster_survey(RULES, 1, 6, scheduler="local:1", max_seconds=1.0, store=store, batch=3,
+                                   on_result=lambda number, verdict: counted.append(number))
+    assert sorted(counted) == sorted(store.range(RULES, 1, 6))
+    assert counted
+    store.close()

@@ -1039,7 +1039,8 @@ def test_ctrl_c_stops_a_survey_with_one_line_and_no_traceback_from_its_workers(t
                "--jobs", "2", "--max-seconds", "0.5", "--db", str(tmp_path / "v.sqlite3")]
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              start_new_session=True)
+                              start_new_session=True,  # (Ctrl+C not ignored, as a terminal starts it)
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # the workers have started and are solving: a verdict has been stored
     # (a fixed 4 s waited mostly for nothing, and on a loaded machine could
     # still find the workers importing)

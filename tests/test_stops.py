@@ -28,3 +28,21 @@ def test_a_held_stop_heard_while_the_handler_is_put_back_is_not_lost(monkeypatch
     with pytest.raises(KeyboardInterrupt), stops.stops_kept(held=True) as check:
         check()
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_an_ignored_stop_stays_ignored() -> None:
+    """A survey in the background of a shell script (SIGINT ignored there,
+    as for every job a script starts) was stopped by the Ctrl+C meant for
+    the script: it caught SIGINT whatever its handler was."""
+    def handler(signum: int, frame: Any) -> None:
+        raise AssertionError("no stop was sent")
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        previous = stops.catch_stops(handler)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is handler
+        stops.restore_stops(previous)
+        assert signal.getsignal(signal.SIGTERM) is not handler
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -11,7 +11,9 @@ import sqlite3
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -185,3 +187,84 @@ def test_a_survey_that_cannot_store_its_verdicts_says_where_they_stand(tmp_path:
         assert rows == 0
         assert (f"no verdict of this run could be stored, and {path} is as it was; the same command goes on "
                 "from there") in result.stderr, result.stderr
+
+
+def test_a_survey_over_a_store_it_cannot_write_solves_nothing(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache that can only be read (a read-only disk: here SQLite's
+    query_only) was found out at the first verdict stored, after that deal's
+    whole budget (a fair player's: 30 minutes per worker), or a group of
+    200. The survey, local or on a cluster, now refuses it before it
+    solves a deal or reaches the cluster; a read-only cache that settles
+    every deal of the range is still read."""
+    from terrace.solver import cluster
+    from terrace.solver.verdicts import VerdictCacheError
+
+    played: list[int] = []
+
+    def play(rules: Rules, number: int, *rest: Any) -> Verdict:
+        played.append(number)
+        return Verdict("won", number, 1.0, 2.0)
+
+    def no_cluster(scheduler: str) -> Any:
+        raise AssertionError("the cluster was reached")
+
+    monkeypatch.setattr(survey, "play_deal", play)
+    monkeypatch.setattr(cluster, "connect", no_cluster)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(Rules(), 1, Verdict("won", 1, 1.0, 2.0))
+    store._db.execute("PRAGMA query_only = ON")
+    for run in (partial(survey.run_survey, jobs=1), partial(cluster.run_cluster_survey, scheduler="local:1")):
+        with pytest.raises(VerdictCacheError, match=r"could not be stored \(attempt to write a readonly"):
+            run(Rules(), 1, 3, max_seconds=2.0, store=store)
+        assert played == []
+    known, _ = survey.run_survey(Rules(), 1, 1, jobs=1, max_seconds=2.0, store=store)
+    assert list(known) == [1]
+    store.close()
+
+
+def test_a_winnable_deal_is_not_sought_over_a_store_it_cannot_write(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """deal --winnable (and the web game's search) over a cache that can
+    only be read solved each deal it had no verdict for, then failed to
+    store it and ended: the search's time spent for nothing. It is said
+    before the search now; a verdict the cache holds is still read."""
+    from terrace.solver import winnable
+    from terrace.solver.verdicts import VerdictCacheError
+
+    searched: list[Any] = []
+
+    def solve(board: Any, **budget: Any) -> Any:
+        searched.append(board)
+        return SimpleNamespace(result="won", nodes=1, seconds=1.0, moves=[], reason="")
+
+    monkeypatch.setattr(winnable, "solve", solve)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(Rules(), 1, Verdict("won", 1, 1.0, 2.0))
+    store._db.execute("PRAGMA query_only = ON")
+    assert winnable.verdict_for(Rules(), 1, store, 2.0).result == "won"
+    with pytest.raises(VerdictCacheError, match=r"could not be stored \(attempt to write a readonly"):
+        winnable.verdict_for(Rules(), 2, store, 2.0)
+    assert searched == []
+    store.close()
+
+
+def test_a_second_ctrl_c_as_a_group_is_stored_waits_until_it_is_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C twice as a group of verdicts was being stored (--jobs 1, whose
+    stops are taken at once): the second stopped the survey between the
+    store's commit and the count, so it said fewer deals stored than its
+    file held."""
+    from stop_support import ctrl_c_twice_as_verdicts_are_stored
+
+    monkeypatch.setattr(survey, "play_deal", lambda rules, number, *rest: Verdict("won", 1, 0.0005, 0.001))
+    monkeypatch.setattr(survey, "GROUP_VERDICTS", 3)
+    ctrl_c_twice_as_verdicts_are_stored(monkeypatch)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    counted: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        survey.run_survey(Rules(), 1, 40, jobs=1, max_seconds=0.001, store=store,
+                          on_result=lambda number, verdict: counted.append(number))
+    assert sorted(counted) == sorted(store.range(Rules(), 1, 40))
+    assert counted
+    store.close()

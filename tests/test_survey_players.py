@@ -278,8 +278,11 @@ def test_an_unknown_never_replaces_a_proof_nor_a_longer_search(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("column, value", [("seconds", "1e999"), ("seconds", "-1"), ("nodes", "-5"),
-                                           ("max_seconds", "-1e999"), ("seconds", "'x'")])
+                                           ("max_seconds", "-1e999"), ("seconds", "'x'"),
+                                           ("seconds", "1e308")])
 def test_a_row_with_impossible_figures_counts_as_missing(tmp_path: Path, column: str, value: str) -> None:
+    """(A search of 1e308 s: two of them summed to infinity, and the survey's
+    JSON report said "seconds": Infinity.)"""
     rules = get_rules("falling-star")
     path = str(tmp_path / "v.sqlite3")
     store = VerdictStore(path)
@@ -470,3 +473,38 @@ def test_a_refused_survey_leaves_no_folder_of_out_behind(tmp_path: Path) -> None
     result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
                                        "--out", str(tmp_path / "notes.txt" / "below")])
     assert result.exit_code == 1 and "notes.txt is not a folder" in result.output, result.output
+
+
+@pytest.mark.parametrize("seed", [None, float("nan"), -1, 2.5, "1", True])
+def test_a_survey_seed_that_is_no_whole_number_is_refused_before_anything_runs(tmp_path: Path,
+                                                                              seed: object) -> None:
+    """run_survey stored the random player's verdicts under the seed it was
+    given: '"seed":NaN' (no JSON), 'null', and under -1 or "1" the games of
+    seed 1 (the deal's seed is made from its text) under another key."""
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(ValueError, match=r"^seed must be a whole number >= 0, not "):
+        run_survey(get_rules("falling-star"), 1, 2, jobs=1, max_seconds=0.01, store=store, player="random",
+                   seed=seed)  # type: ignore[arg-type]
+    assert store.is_empty()
+    store.close()
+
+
+def test_a_verdict_that_another_programs_lock_keeps_out_is_said_to_be_busy(tmp_path: Path) -> None:
+    """Another program writing the cache (its lock held past the store's
+    wait) kept a survey's verdicts out with 'the verdicts could not be
+    stored (database is locked)'; a read held up so said the cache is
+    busy, and so does a write now."""
+    path = tmp_path / "v.sqlite3"
+    store = VerdictStore(str(path), timeout=0.05)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        for write in (store.check_writable, lambda: store.put(Rules(), 3, Verdict("won", 10, 0.1, 5.0))):
+            with pytest.raises(VerdictCacheError) as refused:
+                write()
+            assert str(refused.value) == ("the verdict cache v.sqlite3 is busy (another program holds it): "
+                                          "try again")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    store.close()

@@ -119,3 +119,32 @@ def test_small_budgets_hand_deals_over_in_batches(tmp_path: Path, monkeypatch: p
     known, _ = survey.run_survey(get_rules("falling-star"), 1, 40, jobs=2, max_seconds=0.001, store=store)
     assert sorted(known) == sorted(store.range(get_rules("falling-star"), 1, 40)) == list(range(1, 41))
     assert len(handed) == 8, len(handed)
+
+
+@pytest.mark.parametrize("jobs", [0, -3, 257, 10**6, 2.5, True, "2"])
+def test_a_pool_of_no_whole_number_of_workers_is_refused_before_anything_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: object) -> None:
+    """run_survey took jobs=0 or -3 as one process, 2.5 failed inside
+    multiprocessing ('float' object cannot be interpreted as an integer)
+    after the store was read, and a million started a process per deal
+    beyond MAX_WORKERS, the bound terrace survey --jobs keeps."""
+    def play(*args: object) -> None:
+        raise AssertionError("a deal was played")
+
+    monkeypatch.setattr(survey, "play_deal", play)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(ValueError, match=r"^jobs must be a whole number of worker processes from 1 to 256, "):
+        survey.run_survey(get_rules("falling-star"), 1, 3, jobs=jobs, max_seconds=0.01,  # type: ignore[arg-type]
+                          store=store)
+    assert store.is_empty()
+    store.close()
+
+
+def test_a_survey_on_a_machine_of_more_cores_than_its_worker_limit_runs_that_many(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """terrace survey without --jobs started a worker per core, 300 on a
+    machine of 300, beyond MAX_WORKERS (256), the bound --jobs keeps."""
+    from terrace.cli import solver
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(300)), raising=False)
+    assert solver._held_to_cores(None, None) == (survey.MAX_WORKERS, None)

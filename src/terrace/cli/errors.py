@@ -188,7 +188,8 @@ def hang_up_ends() -> None:
     :func:`stop_on_sigterm` took it (for a survey: its worker processes and
     multiprocessing's resource tracker die of it too, and a survey that
     stopped on its own printed the tracker's tracebacks; its verdicts are
-    committed deal by deal)."""
+    stored in groups, so it loses its last group not yet stored, as a
+    SIGKILL does: see terrace.solver.survey._Group)."""
     with suppress(ValueError):  # (not the main thread)
         if HANG_UP is not None and signal.getsignal(HANG_UP) is _hang_up:
             signal.signal(HANG_UP, signal.SIG_DFL)

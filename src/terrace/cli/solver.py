@@ -397,6 +397,7 @@ def _held_to_cores(jobs: int | None, scheduler: str | None) -> tuple[int, str | 
     from terrace.solver.cluster import parse_scheduler
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = min(cores, MAX_WORKERS)  # (a survey starts no more: a machine of 300 cores got 300)
     # (a deal's budget is wall-clock time: more processes than cores would
     # give each deal a share of a core, and store starved unknowns that
     # later surveys of the same budget would take as they are; so for the

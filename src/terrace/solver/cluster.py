@@ -39,7 +39,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit
@@ -66,7 +66,7 @@ from terrace.solver.survey import (
     worker_start_method,
 )
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
-from terrace.whole import digits_value
+from terrace.whole import as_whole, digits_value
 
 
 def _installed_version() -> str:
@@ -271,7 +271,8 @@ UNKNOWN_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONA
 
 def _listening(address: str) -> None:
     """Refuse at once an address where nothing listens (Dask's own connect
-    tried again for the whole :data:`CONNECT_SECONDS`)."""
+    tried again for the whole :data:`CONNECT_SECONDS`), and after that
+    deadline one whose connection is never taken (its packets dropped)."""
     parts = urlsplit(address)
     try:
         host, port = parts.hostname, parts.port
@@ -292,8 +293,20 @@ def _listening(address: str) -> None:
             return
         raise ClusterError(f"{clip(host)} is not a known host name ({error.strerror}): is {address} the "
                            f"scheduler's address?") from None
+    except TimeoutError:
+        # (a port whose packets are dropped, a firewall's way: the probe's
+        # own wait came on top, twice the deadline said)
+        raise _no_scheduler(address, CONNECT_SECONDS) from None
     except OSError:
         return  # (the probe says what it finds)
+
+
+def _no_scheduler(address: str, within: float | None = None) -> ClusterError:
+    """The refusal of an address where no Dask scheduler answered (``within``
+    the deadline, when that is why)."""
+    when = "" if within is None else f" within {within:g} s"
+    return ClusterError(f"no Dask scheduler answered at {address}{when}: is one "
+                        f"running there (dask scheduler), and is that its address?")
 
 
 def _probe(address: str) -> None:
@@ -313,9 +326,7 @@ def _probe(address: str) -> None:
     try:
         reply = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
     except Exception as error:  # reset, timed out, garbled: no scheduler there
-        when = f" within {CONNECT_SECONDS:g} s" if isinstance(error, TimeoutError) else ""
-        raise ClusterError(f"no Dask scheduler answered at {address}{when}: is one "
-                           f"running there (dask scheduler), and is that its address?") from None
+        raise _no_scheduler(address, CONNECT_SECONDS if isinstance(error, TimeoutError) else None) from None
     kind = reply.get("type") if isinstance(reply, dict) else None
     if kind != "Scheduler":
         raise ClusterError(f"{address} is not a Dask scheduler (it says it is {clip(str(kind))})")
@@ -481,8 +492,9 @@ def run_cluster_survey(
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
     kind, where = parse_scheduler(scheduler)
-    if batch is not None and not 1 <= batch <= 10_000:
-        raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
+    if batch is not None and not 1 <= (as_whole(batch) or 0) <= 10_000:
+        # (2.5 and True passed, and 2.5 failed inside the stream, the cluster reached)
+        raise ValueError(f"a batch holds 1 to 10000 deals, not {quote(batch)}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = stored_tally(store, rules, first, last, key, max_seconds, lines)
@@ -492,17 +504,21 @@ def run_cluster_survey(
         if kind == "address":
             _probe(str(where))
         return known, 0
+    store.check_writable()  # (before the cluster is reached and a batch solved, not after)
 
     def keep(verdicts: dict[int, Verdict]) -> None:
         # (one transaction per batch: a million rows cost seconds; what the
-        # store holds counts, a won another run stored meanwhile among it)
-        kept = store.put_many(rules, verdicts, key)
-        verdicts = {number: counted(kept[number], found, max_seconds, lines)
-                    for number, found in verdicts.items()}
-        known.update(verdicts)
-        if on_result is not None:
-            for number, verdict in verdicts.items():
-                on_result(number, verdict)
+        # store holds counts, a won another run stored meanwhile among it;
+        # a stop meanwhile, a second Ctrl+C too, waits until they are stored
+        # and counted, as survey._Group's: the count said is the rows stored)
+        with interrupts_deferred(every=True):
+            kept = store.put_many(rules, verdicts, key)
+            verdicts = {number: counted(kept[number], found, max_seconds, lines)
+                        for number, found in verdicts.items()}
+            known.update(verdicts)
+            if on_result is not None:
+                for number, verdict in verdicts.items():
+                    on_result(number, verdict)
 
     distributed = _distributed()
     # (a stop waits for the fleet's next look, at most TICK: raised inside a
@@ -515,7 +531,7 @@ def run_cluster_survey(
             # (each batch made as it is sent: a list of a million jobs held 150 MB)
             jobs = survey_jobs(rules, first, last, known, player, full, seed, max_seconds)
             batches = iter(lambda: list(itertools.islice(jobs, size)), [])
-            peak = _stream(client, fleet, batches, max_seconds, keep, on_progress, min(size, todo))
+            peak = _stream(client, fleet, batches, max_seconds, keep, on_progress, min(size, todo), known)
         except ClusterError:
             raise
         except (OSError, RuntimeError, TimeoutError, distributed.CancelledError) as error:
@@ -643,14 +659,17 @@ class _Fleet:
 
 def _stream(client: Any, fleet: _Fleet, batches: Iterable[list[Job]], max_seconds: float,
             keep: Callable[[dict[int, Verdict]], None], on_progress: Progress | None,
-            largest: int | None = None) -> int:
+            largest: int | None = None, kept: Container[int] | None = None) -> int:
     """Run ``batches`` on the fleet's usable workers, a few per worker at a
     time, calling ``keep`` with the verdicts of each batch as it finishes
     (each deal once, however often it ran); returns the largest worker peak
     memory (kB) seen. A batch refused by its worker (another version), or
     running far beyond its budget (a frozen worker), runs again elsewhere.
     ``batches`` are taken as they are sent; ``largest``: the most deals
-    in one of them (counted from the batches when not given)."""
+    in one of them (counted from the batches when not given). ``kept``:
+    the deals ``keep`` has had, as it leaves them (the survey's
+    :class:`~terrace.solver.survey.Tally`; by default a set made here,
+    which for a million deals held 65 MB more)."""
     distributed = _distributed()
     if largest is None:
         batches = list(batches)
@@ -663,7 +682,9 @@ def _stream(client: Any, fleet: _Fleet, batches: Iterable[list[Job]], max_second
             pending.append(taken)
         return bool(pending)
 
-    done: set[int] = set()
+    own: set[int] = set()  # (the deals kept, when the caller keeps no account of them)
+    seen: Container[int] = own if kept is None else kept
+    done = 0
     peak = 0
     start = time.perf_counter()
     running: dict[Any, tuple[Any, list[Job], float]] = {}
@@ -713,13 +734,15 @@ def _stream(client: Any, fleet: _Fleet, batches: Iterable[list[Job]], max_second
                     raise ClusterError(f"deals {jobs[0][1]}-{jobs[-1][1]} failed on a worker: "
                                        f"{_describe(error)}") from None
                 fill(ready)  # keep the workers busy while the client stores this batch
-                fresh = {number: verdict for number, verdict, _ in results if number not in done}
+                fresh = {number: verdict for number, verdict, _ in results if number not in seen}
                 if fresh:
                     keep(fresh)
-                    done.update(fresh)
+                    if kept is None:
+                        own.update(fresh)
+                    done += len(fresh)
                     peak = max(peak, *(kb for _, _, kb in results))
             if on_progress is not None:
-                on_progress(len(done), len(done) / max(now - start, 1e-9), len(fleet.good & fleet.current))
+                on_progress(done, done / max(now - start, 1e-9), len(fleet.good & fleet.current))
     finally:
         for future, _, _ in running.values():
             _quietly(future.cancel)

@@ -107,7 +107,12 @@ def player_key(name: str, settings: Mapping[str, Any] | None = None, seed: int =
     '{"player":"greedy","version":3}'
     >>> player_key("fair", {"samples": 16}, 1) == player_key("fair", {}, 1)   # 16 is the default
     True
+
+    A seed that is no whole number >= 0 is refused (:func:`check_seed`): a
+    survey stored its verdicts under ``"seed":NaN`` (no JSON) or ``null``,
+    and under ``-1`` or ``"1"`` the same games as ``1`` under another key.
     """
+    seed = check_seed(seed)
     full = player_settings(name, settings)
     if name == "perfect":
         return PERFECT

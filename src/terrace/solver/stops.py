@@ -19,14 +19,19 @@ Handler = Callable[[int, Any], None]
 
 
 def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
-    """Make ``handler`` the handler of every signal in :data:`STOPS`;
-    returns the handlers it replaced, in ``previous`` when given (filled
-    as it goes, so that ``handler`` can read it at once), none off the main
-    thread (where no signal arrives and none can be set)."""
+    """Make ``handler`` the handler of every signal in :data:`STOPS` that
+    is not ignored; returns the handlers it replaced, in ``previous`` when
+    given (filled as it goes, so that ``handler`` can read it at once),
+    none off the main thread (where no signal arrives and none can be set).
+    An ignored stop stays ignored: a shell script's job in the background
+    ignores Ctrl+C, which reaches the script's whole process group, and
+    ``terrace survey ... &`` there was stopped by the Ctrl+C meant for the
+    script (every other command, and Python itself, kept ignoring it)."""
     replaced: dict[int, Any] = {} if previous is None else previous
     try:
         for number in STOPS:
-            replaced[number] = signal.signal(number, handler)
+            if signal.getsignal(number) != signal.SIG_IGN:
+                replaced[number] = signal.signal(number, handler)
     except ValueError:  # (not the main thread)
         pass
     return replaced
@@ -41,18 +46,20 @@ def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None)
 
 
 @contextmanager
-def interrupts_deferred() -> Iterator[None]:
+def interrupts_deferred(every: bool = False) -> Iterator[None]:
     """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
-    second one at once). For the start of the local pool and of a local
-    cluster: stopped midway, the workers already started were never
-    stopped, and one that came up as the survey ended printed a traceback
-    (its semaphores already gone); started whole, the pool (or cluster) is
-    closed whole."""
+    second one at once, unless ``every``). For the start of the local pool
+    and of a local cluster: stopped midway, the workers already started
+    were never stopped, and one that came up as the survey ended printed a
+    traceback (its semaphores already gone); started whole, the pool (or
+    cluster) is closed whole. ``every`` stop waits for a short write that
+    must end whole: verdicts stored and counted (a second Ctrl+C came
+    between the two, and the survey said fewer deals stored than it had)."""
     heard: list[int] = []
     previous: dict[int, Any] = {}
 
     def hear(signum: int, frame: Any) -> None:
-        if heard:
+        if heard and not every:
             _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
         heard.append(signum)
 

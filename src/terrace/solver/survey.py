@@ -39,13 +39,32 @@ from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
 from terrace.solver.stops import STOPS, interrupts_deferred, interrupts_held, stops_blocked, stops_kept
 from terrace.solver.verdicts import RESULTS, Verdict, VerdictCacheError, VerdictStore, at_budget
-from terrace.whole import digits_value
+from terrace.whole import as_whole, digits_value
 
 Z95 = 1.959963984540054
 
 MAX_WORKERS = 256
 """The most worker processes a survey starts: its local pool's
 (``terrace survey --jobs``) and a local cluster's (``--scheduler local:N``)."""
+
+
+def check_jobs(jobs: object) -> int:
+    """``jobs`` as a plain ``int`` when it is a whole number of worker
+    processes from 1 to :data:`MAX_WORKERS`; else a ``ValueError`` saying so
+    (:func:`run_survey` took 0 or -3 as one process, 2.5 failed inside
+    multiprocessing, and a million started a process per deal).
+
+    >>> check_jobs(2)
+    2
+    >>> check_jobs(2.5)
+    Traceback (most recent call last):
+    ValueError: jobs must be a whole number of worker processes from 1 to 256, not 2.5
+    """
+    whole = as_whole(jobs)
+    if whole is None or not 1 <= whole <= MAX_WORKERS:
+        raise ValueError(f"jobs must be a whole number of worker processes from 1 to {MAX_WORKERS}, "
+                         f"not {quote(jobs)}")
+    return whole
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -171,16 +190,20 @@ def run_survey(
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
     counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
-    :func:`check_range` refuses is refused before anything runs. Without
+    :func:`check_range` refuses, or ``jobs`` that :func:`check_jobs`
+    refuses, is refused before anything runs. Without
     ``lines`` the verdicts returned (and given to ``on_result``) have no
     line (``""``; the store keeps them): the figures of a million deals
     need not hold 700 MB of winning lines."""
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
+    jobs = check_jobs(jobs)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = stored_tally(store, rules, first, last, key, max_seconds, lines)
     todo = last - first + 1 - len(known)
+    if todo:
+        store.check_writable()  # (before the first deal is solved, not after)
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     # (made as the workers take them: a list of a million jobs held 150 MB)
@@ -270,12 +293,13 @@ class _Group:
         return wait
 
     def store(self) -> None:
-        """Store the verdicts held, in one transaction, and count them. A
-        stop meanwhile waits until they are stored and counted (the count
-        a stopped survey says is the rows it stored)."""
+        """Store the verdicts held, in one transaction, and count them.
+        Every stop meanwhile (Ctrl+C pressed twice too) waits until they
+        are stored and counted (the count a stopped survey says is the rows
+        it stored)."""
         if not self.pending:
             return
-        with interrupts_deferred():
+        with interrupts_deferred(every=True):
             kept = self.store_.put_many(self.rules, self.pending, self.key)
             found, self.pending = self.pending, {}
             for number, verdict in found.items():

@@ -78,13 +78,21 @@ _CREATE = (
     " PRIMARY KEY (rules, deal, version, player))"
 )
 _COLUMNS = "rules, deal, version, solver, result, nodes, seconds, max_seconds, line"
+
+LONGEST_SEARCH = 1e9
+"""The most seconds a stored verdict's search can have taken (about 32
+years): a row that says more was damaged by hand, and counts as missing.
+(Two deals of 1e308 s summed to infinity: a survey's JSON report said
+``"seconds": Infinity``, which is no JSON, and its text a median of 309
+digits.)"""
 _UPSERT = (
     f"INSERT INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (rules, deal, version, player) DO UPDATE SET"
     " solver = excluded.solver, result = excluded.result, nodes = excluded.nodes,"
     " seconds = excluded.seconds, max_seconds = excluded.max_seconds, line = excluded.line"
     " WHERE NOT coalesce((typeof(verdicts.nodes) = 'integer' AND verdicts.nodes >= 0"
-    "     AND typeof(verdicts.seconds) IN ('integer', 'real') AND verdicts.seconds BETWEEN 0 AND 1e308"
+    "     AND typeof(verdicts.seconds) IN ('integer', 'real')"
+    f"    AND verdicts.seconds BETWEEN 0 AND {LONGEST_SEARCH!r}"
     "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
     "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
     f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE}"
@@ -162,7 +170,7 @@ def _verdict(result: object, nodes: object, seconds: object, max_seconds: object
         return None
     if not isinstance(nodes, int) or nodes < 0:  # (SQLite hands back no booleans)
         return None
-    if not (valid_seconds(seconds) and valid_seconds(max_seconds)):
+    if not (valid_seconds(seconds) and seconds <= LONGEST_SEARCH and valid_seconds(max_seconds)):
         return None
     return Verdict(result, nodes, float(seconds), float(max_seconds), line)
 
@@ -352,10 +360,31 @@ class VerdictStore:
                     stored = None if row is None else _verdict(*row)
                     kept[deal] = verdict if stored is None else stored
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
-            name = _file_name(self.path)
-            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=name,
-                                           text=clip(" ".join(str(error).split())))) from None
+            raise self._not_stored(error) from None
         return kept
+
+    def check_writable(self) -> None:
+        """Refuse, as :meth:`put_many` would, a store that can only be read
+        (a read-only disk or file), with a write that changes nothing and is
+        rolled back: a survey asks before it solves, not after its first
+        verdicts (a fair player's deals take half an hour each)."""
+        try:
+            self._db.execute("DELETE FROM verdicts WHERE 0")
+        except sqlite3.OperationalError as error:
+            raise self._not_stored(error) from None
+        finally:
+            if self._db.in_transaction:
+                self._db.rollback()
+
+    def _not_stored(self, error: sqlite3.Error) -> VerdictCacheError:
+        """The refusal of verdicts that could not be stored, SQLite's why in
+        it; a lock another program held longer than the store waits is said
+        as such (:func:`_busy`, as a read's: it said 'the verdicts could not
+        be stored (database is locked)')."""
+        if (busy := _busy(self.path, error)) is not None:
+            return busy
+        return VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=_file_name(self.path),
+                                        text=clip(" ".join(str(error).split()))))
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT,
               lines: bool = True) -> dict[int, Verdict]:

@@ -47,6 +47,7 @@ def verdict_for(
     cached = store.get(rules, number)
     if cached is not None and settled(cached, max_seconds):
         return cached
+    store.check_writable()  # (a cache that can only be read is said before the search, not after)
     board = Board.from_number(number, rules)
     result = solve(board, max_seconds=max_seconds, all_candidates=False, cancel=cancel, short_line=False)
     verdict = Verdict(
