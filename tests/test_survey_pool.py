@@ -140,6 +140,18 @@ def test_a_pool_of_no_whole_number_of_workers_is_refused_before_anything_runs(
     store.close()
 
 
+@pytest.mark.parametrize("rules", ["terrace", None])
+def test_rules_that_are_no_rules_are_refused_by_name(tmp_path: Path, rules: object) -> None:
+    """run_survey("terrace", ...) failed with "'str' object has no attribute
+    'as_played'" (an AttributeError from deep inside); it is a TypeError
+    that says what to pass, before the store is touched."""
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    with pytest.raises(TypeError, match=r"^rules must be a Rules \(for a preset: terrace.get_rules"):
+        survey.run_survey(rules, 1, 3, jobs=1, max_seconds=0.01, store=store)  # type: ignore[arg-type]
+    assert store.is_empty()
+    store.close()
+
+
 def test_a_survey_on_a_machine_of_more_cores_than_its_worker_limit_runs_that_many(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """terrace survey without --jobs started a worker per core, 300 on a

@@ -33,7 +33,7 @@ from typing import Any, TextIO, cast
 
 from terrace.deal import check_number
 from terrace.refusals import quote
-from terrace.rules import Rules
+from terrace.rules import Rules, given_rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
@@ -194,7 +194,9 @@ def run_survey(
     refuses, is refused before anything runs. Without
     ``lines`` the verdicts returned (and given to ``on_result``) have no
     line (``""``; the store keeps them): the figures of a million deals
-    need not hold 700 MB of winning lines."""
+    need not hold 700 MB of winning lines. ``rules`` that are no
+    :class:`~terrace.rules.Rules` (a preset's name) are a ``TypeError``."""
+    rules = given_rules(rules, default=False)
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
     jobs = check_jobs(jobs)
