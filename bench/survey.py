@@ -128,7 +128,7 @@ def main() -> None:
                         help="local, cluster or both (the default; also written local,cluster).")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
-    players = [name.strip() for name in args.players.split(",")]
+    players = list(dict.fromkeys(name.strip() for name in args.players.split(",")))  # (each once)
     try:
         backends = parse_backends(args.backends)
         variants = {name.strip(): get_rules(name.strip()) for name in args.variants.split(",")}
