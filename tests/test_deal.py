@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from conftest import cards, deal_text
+from conftest import cards, deal_text, heap_of_this_test_alone
 from terrace.board import Board
 from terrace.cards import CODE, full_pack, parse_card
 from terrace.deal import COUNTED_WORDS, DEAL_VERSION, MAX_DEAL_NUMBER, Deal, SplitMix64, shuffled_pack
@@ -181,8 +181,8 @@ def test_a_huge_deal_string_is_counted_only_so_far_and_not_split() -> None:
     text = "AS " * 3_000_000
     tracemalloc.start()
     try:
-        began = time.process_time()
-        with pytest.raises(InvalidDealError) as refused:
+        with heap_of_this_test_alone(), pytest.raises(InvalidDealError) as refused:
+            began = time.process_time()
             Deal.parse(text, Rules())
         took = time.process_time() - began
         peak = tracemalloc.get_traced_memory()[1]

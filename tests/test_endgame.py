@@ -3,15 +3,13 @@ skipping detours and bridging stretches, and how solve uses them."""
 
 from __future__ import annotations
 
-import gc
 import random
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 
 import pytest
 
+from conftest import heap_of_this_test_alone
 from solver_brute import RULE_SETS, cards_in_play, endgame_position, endgame_verdict, with_detours
 from terrace.board import Board
 from terrace.moves import Move
@@ -119,7 +117,7 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
         # CPU time too many, at every try.
         tries: list[tuple[float, float]] = []
         for _ in range(3):
-            with _heap_of_this_test_alone():
+            with heap_of_this_test_alone():
                 cpu = time.thread_time()
                 began = time.perf_counter()
                 short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
@@ -139,22 +137,6 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
                 break
         else:
             raise AssertionError((share, tries))
-
-
-@contextmanager
-def _heap_of_this_test_alone() -> Iterator[None]:
-    """The garbage collector's full walks leave out what the process held
-    before: in the fresh-clone CI the process running this test held about
-    1.1 million objects of earlier tests, and the full collection that the
-    objects skip_detours makes set off took 0.49 to 0.52 s of the thread's
-    CPU, 4.5 replays of the line (it failed every try), against 0.002 s
-    with those objects frozen."""
-    gc.collect()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
