@@ -159,6 +159,29 @@ def test_cli_json_is_the_same_on_a_local_cluster(tmp_path: Path) -> None:
                                                                    if k != "seconds"}
 
 
+def test_cli_says_where_the_verdicts_stand_when_the_cluster_is_lost_mid_survey(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster lost mid-survey (its scheduler gone, no usable worker)
+    ended the survey with the cluster's error alone, where the local
+    pool's lost worker also says how many verdicts of the run are stored
+    and that the same command resumes; it says both now. (The cluster is
+    stood in for by two deals solved here, then its error.)"""
+    def lost_midway(rules: Any, first: int, last: int, **kwargs: Any) -> Any:
+        run_survey(rules, first, first + 1, jobs=1, max_seconds=1.0, store=kwargs["store"],
+                   on_result=kwargs["on_result"], player=kwargs["player"], settings=kwargs["settings"],
+                   seed=kwargs["seed"], lines=False)
+        raise ClusterError("the scheduler did not answer")
+
+    monkeypatch.setattr(cluster, "run_cluster_survey", lost_midway)
+    db = tmp_path / "v.sqlite3"
+    out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-6", "--player", "greedy",
+                                    "--scheduler", "tcp://127.0.0.1:8786", "--verdicts-db", str(db)])
+    assert out.exit_code == 1, out.output
+    assert "Error: the scheduler did not answer: " in out.output
+    assert "2 deals" in out.output.split("did not answer: ", 1)[1], out.output
+    assert db.exists()
+
+
 def test_cli_refuses_bad_schedulers(tmp_path: Path) -> None:
     db = str(tmp_path / "v.sqlite3")
     for extra in (["--scheduler", "local:0"], ["--scheduler", "local:x"], ["--scheduler", "http://a:1"],

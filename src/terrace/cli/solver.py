@@ -341,8 +341,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     settings=settings,
                     seed=seed, lines=False)
         except ClusterError as error:
-            store.close_or_discard()  # a cluster never reached leaves no empty store behind
-            raise click.ClickException(str(error)) from None
+            if not stored_in_run():
+                store.close_or_discard()  # a cluster never reached leaves no empty store behind
+                raise click.ClickException(str(error)) from None
+            # (lost mid-survey: where its verdicts stand, as the local pool says it)
+            raise click.ClickException(f"{error}: {_stop_store(store, stored_in_run())}") from None
         except (WorkerDiedError, VerdictCacheError) as error:
             # (a full disk, a read-only one, a lock held too long: said with
             # where the verdicts of the run stand, as after a stop)
