@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import doctest
 import hashlib
 import os
@@ -453,3 +454,15 @@ def _leads_to(board: Board, move: Move, key: object) -> bool:
         return board.position_key() == key
     finally:
         board.pop()
+
+
+def test_copy_copy_and_deepcopy_give_a_state_that_plays_on_alone() -> None:
+    """copy.copy shared the board (and the positions reached): a move played
+    on the copy was played on the original too."""
+    state = State.new(get_rules("terrace"), 1)
+    state.apply_action(0)
+    before = _snapshot(state)
+    for other in (copy.copy(state), copy.deepcopy(state)):
+        assert _snapshot(other) == before
+        other.apply_action(other.legal_actions()[-1])
+        assert _snapshot(state) == before

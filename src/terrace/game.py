@@ -222,6 +222,15 @@ class State:
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
+    def __copy__(self) -> State:
+        """``copy.copy(state)`` is :meth:`clone` (a shallow copy shared the
+        board: a move played on it was played on both)."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """``copy.deepcopy(state)`` is :meth:`clone`."""
+        return self.clone()
+
     # ------------------------------------------------------------------
     # What a player sees
 
