@@ -466,3 +466,42 @@ def test_copy_copy_and_deepcopy_give_a_state_that_plays_on_alone() -> None:
         assert _snapshot(other) == before
         other.apply_action(other.legal_actions()[-1])
         assert _snapshot(state) == before
+
+
+def test_the_information_state_string_is_observe_s_view() -> None:
+    """With draws taken back by the board (known cards) and redeals."""
+    from terrace.solver.observation import observe
+
+    rng = random.Random(13)
+    for name in ("falling-star", "empress-of-italy"):
+        board = Board.from_number(2, get_rules(name, redeals=1))
+        for _ in range(100):
+            if rng.random() < 0.2 and board.move_stack:
+                board.pop()
+            elif board.legal_moves:
+                board.push(rng.choice(list(board.legal_moves)))
+            seen = observe(board)
+            assert State(board).information_state_string() == seen.position(["??"] * seen.stock.count(None))
+
+
+def test_reading_the_information_state_plays_no_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It went through observe(), which tries every legal move on a copy of
+    the board: 0.74 ms a call on eight decks and 20 piles, where the exact
+    string took 0.04 ms and a whole step 0.34 ms."""
+    state = State.new(get_rules("empress-of-italy"), 3)
+    rng = random.Random(3)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    pushed: list[Move] = []
+    real_push = Board.push
+    monkeypatch.setattr(Board, "push", lambda board, move: (pushed.append(move), real_push(board, move))[1])
+    assert "??" in state.information_state_string()
+    assert pushed == []
+
+
+@pytest.mark.parametrize("hidden", [-1, True, 1.0, "1", 91])
+def test_a_position_with_hidden_cards_takes_a_number_of_stock_cards(hidden: object) -> None:
+    board = Board.from_number(1, get_rules("terrace"))
+    assert board.position(hidden=len(board.stock)).endswith(" " + "??" * len(board.stock) + " 0")
+    with pytest.raises(ValueError, match="hidden is a number of stock cards, 0 to 90, not"):
+        board.position(hidden=hidden)  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules, given_rules
-from terrace.solver.observation import hidden_count, observe
+from terrace.solver.observation import hidden_count
 
 Key = tuple[object, ...]
 
@@ -240,11 +240,10 @@ class State:
         return self._board.position()
 
     def information_state_string(self) -> str:
-        """The position as a player sees it (:func:`observe`): the face-down
-        stock cards as ``??``, the ones seen before (after a redeal, or a
-        draw taken back) as themselves."""
-        seen = observe(self._board)
-        return seen.position(["??"] * seen.stock.count(None))
+        """The position as a player sees it (:func:`observe`'s view, from its
+        :func:`hidden_count`): the face-down stock cards as ``??``, the ones
+        seen before (after a redeal, or a draw taken back) as themselves."""
+        return self._board.position(hidden=hidden_count(self._board))
 
     def observation_tensor(self) -> list[float]:
         """The exact position as numbers, :func:`tensor_shape` long (layout

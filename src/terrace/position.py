@@ -29,9 +29,9 @@ from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong
 from terrace.deal import Deal, given_deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, SPACES, TABLEAU, WASTE, Move, given_move
-from terrace.refusals import Reason, Refusal, clip
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
-from terrace.whole import digits_value
+from terrace.whole import as_whole, digits_value
 
 POSITION_FIELDS = 7
 """Space-separated fields of a position string."""
@@ -157,19 +157,21 @@ class BaseBoard:
     # ------------------------------------------------------------------
     # Position strings
 
-    def position(self) -> str:
+    def position(self, hidden: int = 0) -> str:
         """A string that describes the position exactly (not the history).
 
         Seven space-separated fields: base rank (``?`` while choosing),
         reserve (deepest first), foundations (comma-separated), tableau piles
         (comma-separated, bottom first), waste (bottom first), stock (next
         card first), redeals used. ``-`` stands for an empty reserve, waste
-        or stock.
+        or stock. With ``hidden``, the lowest ``hidden`` stock cards (those
+        a player has not seen) are written ``??`` each.
         """
 
         def run(cards: list[Card]) -> str:
             return "".join(CODE[c] for c in cards)
 
+        hidden = self._hidden_count(hidden)
         return " ".join(
             [
                 "?" if self.choosing else RANKS[self.base_rank],
@@ -177,10 +179,19 @@ class BaseBoard:
                 ",".join(run(f) for f in self.foundations) or "-",
                 ",".join(run(p) for p in self.tableau) or "-",
                 run(self.waste) or "-",
-                run(self.stock[::-1]) or "-",
+                run(self.stock[hidden:][::-1]) + "??" * hidden or "-",
                 str(self.redeals_used),
             ]
         )
+
+    def _hidden_count(self, hidden: object) -> int:
+        """``hidden`` as a number of stock cards (any whole number type),
+        else a :class:`ValueError`."""
+        count = as_whole(hidden)
+        if count is None or not 0 <= count <= len(self.stock):
+            most = len(self.stock)
+            raise ValueError(f"hidden is a number of stock cards, 0 to {most}, not {quote(hidden)}")
+        return count
 
     def position_key(self) -> tuple[object, ...]:
         """What :meth:`position` says, as tuples, which are far cheaper to
