@@ -505,3 +505,27 @@ def test_a_position_with_hidden_cards_takes_a_number_of_stock_cards(hidden: obje
     assert board.position(hidden=len(board.stock)).endswith(" " + "??" * len(board.stock) + " 0")
     with pytest.raises(ValueError, match="hidden is a number of stock cards, 0 to 90, not"):
         board.position(hidden=hidden)  # type: ignore[arg-type]
+
+
+def test_the_information_tensor_puts_the_face_down_cards_unseen_and_the_rest_as_they_lie() -> None:
+    """Row by row: each face's copies in the order of their places and
+    depths, the face-down stock cards in the unseen column at depth 0."""
+    from terrace.solver.observation import hidden_count
+
+    rng = random.Random(14)
+    state = State.new(get_rules("falling-star", redeals=1), 5)
+    for _ in range(120):
+        board, rules = state.board(), state.rules
+        hidden = hidden_count(board)
+        piles = [board.reserve, board.waste, board.stock[hidden:], [], *board.foundations, *board.tableau]
+        unseen = [(card, 3, 0) for card in board.stock[:hidden]]
+        wanted = sorted([(card, place, depth) for place, cards in enumerate(piles)
+                         for depth, card in enumerate(reversed(cards))] + unseen)
+        width = 4 + rules.foundation_count + rules.piles + 1
+        tensor = state.information_state_tensor()
+        rows = [tensor[16 + i * width: 16 + (i + 1) * width] for i in range(rules.card_count)]
+        assert [(i // rules.decks, row.index(1.0), int(row[-1])) for i, row in enumerate(rows)] == wanted
+        assert tensor[:16] == state.observation_tensor()[:16]
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from terrace.board import Board
-from terrace.cards import CARDS_PER_DECK, RANKS, Card
+from terrace.cards import CARDS_PER_DECK, RANKS
 from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal
@@ -40,6 +40,7 @@ Key = tuple[object, ...]
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
 """The places of the card rows of a tensor before the foundations and the
 piles (see :func:`tensor_shape`)."""
+_UNSEEN: Final = PLACES.index("unseen")
 
 TERMINAL: Final = -4
 """What :meth:`State.current_player` answers once the game is over
@@ -256,28 +257,27 @@ class State:
         return self._tensor(hidden_count(self._board))
 
     def _tensor(self, hidden: int) -> list[float]:
+        # The places in the order of PLACES, then the foundations and the piles, each
+        # read from its top: the copies of a face come in the order of their places
+        # and depths, each written in the next free row of its face (no sorting).
         board, rules = self._board, self.rules
-        head = [0.0] * 14
-        head[13 if board.choosing else board.base_rank] = 1.0
-        head += [float(board.redeals_used), float(len(board.stock))]
         width = _row_size(rules)
-        places: list[tuple[int, list[Card]]] = [(0, board.reserve), (1, board.waste)]
-        places += [(len(PLACES) + i, f) for i, f in enumerate(board.foundations)]
-        places += [(len(PLACES) + rules.foundation_count + i, p) for i, p in enumerate(board.tableau)]
-        spots: list[list[tuple[int, int]]] = [[] for _ in range(CARDS_PER_DECK)]
-        for place, cards in places:
+        tensor = [0.0] * (16 + rules.card_count * width)
+        tensor[13 if board.choosing else board.base_rank] = 1.0
+        tensor[14], tensor[15] = float(board.redeals_used), float(len(board.stock))
+        free_row = [16 + face * rules.decks * width for face in range(CARDS_PER_DECK)]
+        stock = board.stock
+        places = [board.reserve, board.waste, stock[hidden:], stock[:hidden], *board.foundations,
+                  *board.tableau]
+        depth_at = width - 1
+        for place, cards in enumerate(places):
             for depth, card in enumerate(reversed(cards)):
-                spots[card].append((place, depth))
-        for index, card in enumerate(board.stock):
-            spots[card].append((3, 0) if index < hidden else (2, len(board.stock) - 1 - index))
-        rows = [0.0] * (rules.card_count * width)
-        row = 0
-        for face in range(CARDS_PER_DECK):
-            for place, depth in sorted(spots[face]):
-                rows[row * width + place] = 1.0
-                rows[row * width + width - 1] = float(depth)
-                row += 1
-        return head + rows
+                at = free_row[card]
+                free_row[card] = at + width
+                tensor[at + place] = 1.0
+                if depth and place != _UNSEEN:  # (the unseen cards all lie at depth 0)
+                    tensor[at + depth_at] = float(depth)
+        return tensor
 
     def __str__(self) -> str:
         return self.observation_string()
