@@ -529,3 +529,37 @@ def test_the_information_tensor_puts_the_face_down_cards_unseen_and_the_rest_as_
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_loop_written_for_openspiel_plays_a_game() -> None:
+    """OpenSpiel's own examples ask is_chance_node and is_simultaneous_node,
+    name the player in action_to_string and the views, read a mask and sum
+    rewards: each was an AttributeError or a TypeError."""
+    state, rng = State.new(get_rules("falling-star"), 2), random.Random(2)
+    start, total, lines = state.returns()[0], 0.0, []
+    assert state.rewards() == [0.0]
+    while not state.is_terminal():
+        assert not state.is_chance_node() and not state.is_simultaneous_node()
+        player = state.current_player()
+        legal = state.legal_actions(player)
+        mask = state.legal_actions_mask(player)
+        assert len(mask) == state.num_distinct_actions() and [a for a, m in enumerate(mask) if m] == legal
+        assert len(state.observation_tensor(player)) == len(state.information_state_tensor(player))
+        assert state.information_state_string(player) != "" and state.observation_string(player) != ""
+        action = rng.choice(legal)
+        lines.append(state.action_to_string(player, action))
+        assert lines[-1] == state.action_to_string(action)
+        state.apply_action(action)
+        total += state.rewards()[0]
+    assert state.current_player() == TERMINAL and not any(state.legal_actions_mask())
+    assert abs(start + total - state.returns()[0]) < 1e-9 and len(lines) == len(state.history())
+
+
+@pytest.mark.parametrize("player", [1, -1, True, 0.0, "0"])
+def test_a_player_other_than_0_is_refused(player: object) -> None:
+    state = State.new(get_rules("terrace"), 1)
+    for call in (state.legal_actions, state.legal_actions_mask, state.observation_string,
+                 state.information_state_string, state.observation_tensor, state.information_state_tensor,
+                 lambda p: state.action_to_string(p, 0)):
+        with pytest.raises(ValueError, match="player is 0, the one player of this game, not"):
+            call(player)  # type: ignore[operator]

@@ -135,7 +135,8 @@ def test_every_action_keeps_the_contract(game: tuple[Rules, int, int, int]) -> N
             break
         before = state.returns()[0]
         state.apply_action(rng.choice(state.legal_actions()))
-        rewards += state.returns()[0] - before
+        assert math.isclose(state.rewards()[0], state.returns()[0] - before, abs_tol=1e-12)
+        rewards += state.rewards()[0]
         _check_end(state)
     assert math.isclose(total + rewards, state.returns()[0])
 

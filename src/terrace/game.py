@@ -31,9 +31,10 @@ from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK, RANKS
 from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
-from terrace.refusals import Reason, Refusal
+from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, given_rules
 from terrace.solver.observation import hidden_count
+from terrace.whole import as_whole
 
 Key = tuple[object, ...]
 
@@ -61,6 +62,12 @@ def tensor_shape(rules: Rules) -> tuple[int, ...]:
     """
     rules = given_rules(rules)
     return (16 + rules.card_count * _row_size(rules),)
+
+
+def _given_player(player: object) -> None:
+    """Refuse a player other than 0, the one player (None: not given)."""
+    if player is not None and as_whole(player) != 0:
+        raise ValueError(f"player is 0, the one player of this game, not {quote(player)}")
 
 
 def _row_size(rules: Rules) -> int:
@@ -126,25 +133,46 @@ class State:
         """0, the one player, or :data:`TERMINAL` once the game is over."""
         return TERMINAL if self.is_terminal() else 0
 
-    def action_to_string(self, action: int) -> str:
-        """The move notation of ``action`` (docs/notation.md), legal or not.
+    def action_to_string(self, action_or_player: int, action: int | None = None) -> str:
+        """The move notation of an action (docs/notation.md), legal or not:
+        ``action_to_string(action)``, or as OpenSpiel also writes it,
+        ``action_to_string(player, action)``.
 
-        >>> State.new(Rules(), 1).action_to_string(95)
-        's'
+        >>> state = State.new(Rules(), 1)
+        >>> state.action_to_string(95), state.action_to_string(0, 95)
+        ('s', 's')
         """
+        if action is None:
+            action = action_or_player
+        else:
+            _given_player(action_or_player)
         return str(self._board.action_to_move(action))
 
     def history(self) -> list[int]:
         """The actions played so far."""
         return list(self._actions)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions legal now, in increasing order: the board's legal
         moves that lead to a position not reached before in this game
-        (none once the game is over)."""
+        (none once the game is over). ``player``, as OpenSpiel takes it,
+        can only be 0."""
+        _given_player(player)
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each action of :meth:`legal_actions`, 0 for every other one,
+        :meth:`num_distinct_actions` long.
+
+        >>> State.new(Rules(), 1).legal_actions_mask()[:4]
+        [1, 1, 1, 0]
+        """
+        mask = [0] * self.num_distinct_actions()
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
 
     def _compute_legal(self) -> list[int]:
         board = self._board
@@ -164,6 +192,15 @@ class State:
         :meth:`max_game_length` actions played."""
         return not self.legal_actions()
 
+    def is_chance_node(self) -> bool:
+        """False: the deal is fixed when the state is made (OpenSpiel's
+        loops ask)."""
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        """False: one player moves at a time."""
+        return False
+
     def is_won(self) -> bool:
         """True when every card is on a foundation."""
         return self._board.is_won()
@@ -173,6 +210,22 @@ class State:
         the foundations, ``1.0`` exactly when the game is won. (Each action's
         reward is the change it makes to it.)"""
         return [self._board.foundation_cards / self.rules.card_count]
+
+    def rewards(self) -> list[float]:
+        """The reward of the last action: the change it made to
+        :meth:`returns` (``[0.0]`` before the first), so that the rewards of
+        a game add up to its returns, less what the deal put up at the start.
+
+        >>> state = State.new(Rules(), 1)
+        >>> state.apply_action(0)
+        >>> state.rewards() == state.returns() == [1 / 104]
+        True
+        """
+        if not self._board.move_stack:
+            return [0.0]
+        before = self._board.copy(keep=1, redo=0)
+        before.pop()
+        return [(self._board.foundation_cards - before.foundation_cards) / self.rules.card_count]
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; refuses (changing nothing) an action that is not
@@ -235,25 +288,30 @@ class State:
     # ------------------------------------------------------------------
     # What a player sees
 
-    def observation_string(self) -> str:
+    def observation_string(self, player: int | None = None) -> str:
         """The position exactly, the stock's order included
-        (:meth:`Board.position`)."""
+        (:meth:`Board.position`). ``player``, as OpenSpiel takes it, can
+        only be 0 (so for the other three views)."""
+        _given_player(player)
         return self._board.position()
 
-    def information_state_string(self) -> str:
+    def information_state_string(self, player: int | None = None) -> str:
         """The position as a player sees it (:func:`observe`'s view, from its
         :func:`hidden_count`): the face-down stock cards as ``??``, the ones
         seen before (after a redeal, or a draw taken back) as themselves."""
+        _given_player(player)
         return self._board.position(hidden=hidden_count(self._board))
 
-    def observation_tensor(self) -> list[float]:
+    def observation_tensor(self, player: int | None = None) -> list[float]:
         """The exact position as numbers, :func:`tensor_shape` long (layout
         in docs/research.md)."""
+        _given_player(player)
         return self._tensor(0)
 
-    def information_state_tensor(self) -> list[float]:
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
         """:meth:`observation_tensor` as a player sees it: the face-down
         stock cards lie in the row of ``unseen`` cards, at depth 0."""
+        _given_player(player)
         return self._tensor(hidden_count(self._board))
 
     def _tensor(self, hidden: int) -> list[float]:
