@@ -563,3 +563,19 @@ def test_a_player_other_than_0_is_refused(player: object) -> None:
                  lambda p: state.action_to_string(p, 0)):
         with pytest.raises(ValueError, match="player is 0, the one player of this game, not"):
             call(player)  # type: ignore[operator]
+
+
+def test_the_legal_actions_try_no_draw_and_no_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw or a choice always leads to a position not reached before (the
+    stock is smaller, or a redeal more is counted): trying them on a copy of
+    the board, as every other move is tried, was work for nothing."""
+    state = State.new(get_rules("terrace"), 1)
+    tried: list[Move] = []
+    real_push = Board.push
+    monkeypatch.setattr(Board, "push", lambda board, move: (tried.append(move), real_push(board, move))[1])
+    assert state.legal_actions() == [0, 1, 2] and tried == []  # the three choices
+    state.apply_action(0)
+    tried.clear()
+    legal = state.legal_actions()
+    assert state.board().move_to_action(Move.parse("s")) in legal and len(legal) > 1
+    assert tried and not [move for move in tried if move.is_draw or move.is_choice]

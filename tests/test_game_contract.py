@@ -63,7 +63,8 @@ def _snapshot(state: State) -> tuple[object, ...]:
 
 def _check_actions(state: State, rng: random.Random) -> None:
     """Each legal action applies (as its move does on the board) and an undo
-    takes it back exactly; the board's other legal moves repeat a position;
+    takes it back exactly; the legal actions are the board's legal moves
+    that bring back no position of the game's line (compared whole);
     other actions and non-actions are refused, changing nothing."""
     before, board = _snapshot(state), state.board()
     legal = state.legal_actions()
@@ -77,6 +78,15 @@ def _check_actions(state: State, rng: random.Random) -> None:
         assert state.observation_string() == played.position()
         assert state.undo() == action
         assert _snapshot(state) == before
+    reached, walk = {board.position_key()}, board.copy()
+    while walk.move_stack:
+        walk.pop()
+        reached.add(walk.position_key())
+    at_limit = len(state.history()) >= state.max_game_length()
+    for move in board.legal_moves:  # (the positions exactly, the stock's order included)
+        walk = board.copy(stack=False)
+        walk.push(move)
+        assert (board.move_to_action(move) in legal) == (walk.position_key() not in reached and not at_limit)
     others = [a for a in range(state.num_distinct_actions()) if a not in legal]
     for action in rng.sample(others, min(len(others), 6)):
         try:

@@ -64,6 +64,13 @@ def tensor_shape(rules: Rules) -> tuple[int, ...]:
     return (16 + rules.card_count * _row_size(rules),)
 
 
+def _line_key(board: Board) -> Key:
+    """The key of a position of the game's line (:meth:`Board.position_key`
+    with the stock by its size: the positions a state keeps are those of
+    its one line of play)."""
+    return board.position_key(stock=False)
+
+
 def _given_player(player: object) -> None:
     """Refuse a player other than 0, the one player (None: not given)."""
     if player is not None and as_whole(player) != 0:
@@ -89,10 +96,10 @@ class State:
             raise TypeError(f"State takes a Board, not {type(board).__name__}")
         self._board = board.copy()
         walk = self._board.copy(keep=len(board.move_stack), redo=0)
-        keys = [walk.position_key()]
+        keys = [_line_key(walk)]
         while walk.move_stack:
             walk.pop()
-            keys.append(walk.position_key())
+            keys.append(_line_key(walk))
         self._seen: dict[Key, int] = {}
         for key in keys:
             self._seen[key] = self._seen.get(key, 0) + 1
@@ -181,8 +188,11 @@ class State:
         scratch = board.copy(stack=False)
         fresh = []
         for move in board.generate_legal_moves():
+            if move.is_draw or move.is_choice:  # (a draw or a choice starts a new pass: nothing repeats)
+                fresh.append(board.move_to_action(move))
+                continue
             scratch.push(move)
-            if scratch.position_key() not in self._seen:
+            if _line_key(scratch) not in self._seen:
                 fresh.append(board.move_to_action(move))
             scratch.pop()
         return sorted(fresh)
@@ -243,7 +253,7 @@ class State:
         redo = self._board.redo_stack
         cleared: list[Move] | None = None if redo and redo[-1] == move else redo
         self._board.push(move)
-        key = self._board.position_key()
+        key = _line_key(self._board)
         self._seen[key] = self._seen.get(key, 0) + 1
         self._actions.append(action)
         self._cleared.append(cleared)
@@ -254,7 +264,7 @@ class State:
         forgotten too); returns it."""
         if not self._actions:
             raise NoMoveError(Reason(Refusal.NOTHING_TO_UNDO))
-        key = self._board.position_key()
+        key = _line_key(self._board)
         if self._seen[key] == 1:
             del self._seen[key]
         else:

@@ -193,10 +193,18 @@ class BaseBoard:
             raise ValueError(f"hidden is a number of stock cards, 0 to {most}, not {quote(hidden)}")
         return count
 
-    def position_key(self) -> tuple[object, ...]:
+    def position_key(self, *, stock: bool = True) -> tuple[object, ...]:
         """What :meth:`position` says, as tuples, which are far cheaper to
         build (a position string of 8 decks takes 0.15 ms): for boards of
         the same rules, equal exactly when their positions are.
+
+        With ``stock=False`` the stock counts by its size alone, which tells
+        the positions of one line of play apart all the same (of one game,
+        no move taken back in between): the stock changes only by a draw, a
+        fill from it or a redeal, and each makes it smaller or counts a
+        redeal, so two positions of the line with as many stock cards and
+        redeals have the same stock. It spares a tuple of the stock, most of
+        a key of 8 decks.
 
         >>> from terrace.board import Board
         >>> Board.from_number(3).position_key() == Board.from_number(3).position_key()
@@ -204,7 +212,7 @@ class BaseBoard:
         """
         return (None if self.choosing else self.base_rank, tuple(self.reserve),
                 tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
-                tuple(self.waste), tuple(self.stock), self.redeals_used)
+                tuple(self.waste), tuple(self.stock) if stock else len(self.stock), self.redeals_used)
 
     @classmethod
     def from_position(cls, text: str, rules: Rules | None = None) -> Self:
