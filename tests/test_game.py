@@ -579,3 +579,27 @@ def test_the_legal_actions_try_no_draw_and_no_choice(monkeypatch: pytest.MonkeyP
     legal = state.legal_actions()
     assert state.board().move_to_action(Move.parse("s")) in legal and len(legal) > 1
     assert tried and not [move for move in tried if move.is_draw or move.is_choice]
+
+
+def test_a_clone_makes_no_object_per_action_played() -> None:
+    """It copied, for each action, the list of redo moves the action had
+    cleared (mostly empty): 0.96 ms a clone 5,000 steps into a game of eight
+    decks and 20 piles, where the rest of the clone takes 0.2 ms."""
+    import tracemalloc
+
+    state, rng = State.new(get_rules("empress-of-italy"), 1), random.Random(1)
+    for _ in range(500):
+        state.apply_action(rng.choice(state.legal_actions()))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        twin = state.clone()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    made = sum(stat.count_diff for stat in after.compare_to(before, "lineno") if stat.count_diff > 0)
+    assert made < 200, made
+    while twin.history():  # (and what each undo gives back is still the original's)
+        twin.undo()
+    assert twin.board().redo_stack == []
+    assert twin.observation_string() == State.new(state.rules, 1).observation_string()

@@ -104,7 +104,9 @@ class State:
         for key in keys:
             self._seen[key] = self._seen.get(key, 0) + 1
         self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
-        self._cleared: list[list[Move] | None] = [None] * len(self._actions)
+        # (per action, the redo moves it cleared, to give back on undo: None when it
+        # redid the next one; tuples, shared by clones, the empty one allocated once)
+        self._cleared: list[tuple[Move, ...] | None] = [None] * len(self._actions)
         self._legal: list[int] | None = None
 
     @classmethod
@@ -251,7 +253,7 @@ class State:
                           else Reason(Refusal.ACTION_REPEATS, action=action, move=str(move)))
             raise IllegalMoveError(reason, move=str(move))
         redo = self._board.redo_stack
-        cleared: list[Move] | None = None if redo and redo[-1] == move else redo
+        cleared = None if redo and redo[-1] == move else tuple(redo)
         self._board.push(move)
         key = _line_key(self._board)
         self._seen[key] = self._seen.get(key, 0) + 1
@@ -282,7 +284,7 @@ class State:
         other._board = self._board.copy()
         other._seen = dict(self._seen)
         other._actions = list(self._actions)
-        other._cleared = [None if c is None else list(c) for c in self._cleared]
+        other._cleared = list(self._cleared)
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
