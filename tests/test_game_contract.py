@@ -157,7 +157,11 @@ def test_copies_play_on_alone(game: tuple[Rules, int, int, int]) -> None:
     rules, number, seed, length = game
     state, rng = _play(rules, number, seed, length)
     before = _snapshot(state)
+    replayed = State.new(rules, number)
+    for action in state.history():  # (a state is its rules, its deal and its actions)
+        replayed.apply_action(action)
     copies = [state.clone(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))]
+    copies.append(replayed)
     for other in copies:
         assert _snapshot(other) == before
         for _ in range(3):
