@@ -32,8 +32,9 @@ def test_bench_help_describes_the_script_in_whole_sentences(script: str, runs: d
 
 BUDGETS = [("complete.py", "--seconds"), ("engine.py", "--seconds"), ("fair.py", "--budget"),
            ("fair.py", "--perfect-seconds"), ("hints.py", "--seconds"), ("hints.py", "--deal-seconds"),
-           ("lines.py", "--max-seconds"), ("long.py", "--hint-seconds"), ("solver.py", "--max-seconds"),
-           ("survey.py", "--max-seconds"), ("web.py", "--seconds"), ("winnable.py", "--total")]
+           ("lines.py", "--max-seconds"), ("long.py", "--hint-seconds"), ("research.py", "--seconds"),
+           ("solver.py", "--max-seconds"), ("survey.py", "--max-seconds"), ("web.py", "--seconds"),
+           ("winnable.py", "--total")]
 
 
 @pytest.mark.parametrize(("script", "option"), BUDGETS)

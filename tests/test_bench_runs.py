@@ -141,3 +141,11 @@ def test_the_branch_benchmark_puts_every_count_of_a_cachegrind_file_on_its_line(
     refused = subprocess.run([sys.executable, str(BENCH / "branches.py"), str(out), "--event", "D1mr"],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "has no event D1mr (it has Ir, Bc, Bcm)" in refused.stderr
+
+
+def test_the_research_benchmark_prints_its_figures_for_the_largest_rules() -> None:
+    done = subprocess.run([sys.executable, str(BENCH / "research.py"), "--seconds", "0.01", "largest"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "largest: 1068 actions, tensors of 23728 floats, at most 20800 steps" in done.stdout, done.stdout
+    assert "information_state_tensor" in done.stdout and "steps/s" in done.stdout

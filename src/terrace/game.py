@@ -28,18 +28,20 @@ from __future__ import annotations
 from typing import Final
 
 from terrace.board import Board
-from terrace.cards import CARDS_PER_DECK, RANKS, Card
+from terrace.cards import CARDS_PER_DECK, RANKS
 from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
-from terrace.refusals import Reason, Refusal
+from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, given_rules
-from terrace.solver.observation import hidden_count, observe
+from terrace.solver.observation import hidden_count
+from terrace.whole import as_whole
 
 Key = tuple[object, ...]
 
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
 """The places of the card rows of a tensor before the foundations and the
 piles (see :func:`tensor_shape`)."""
+_UNSEEN: Final = PLACES.index("unseen")
 
 TERMINAL: Final = -4
 """What :meth:`State.current_player` answers once the game is over
@@ -62,6 +64,19 @@ def tensor_shape(rules: Rules) -> tuple[int, ...]:
     return (16 + rules.card_count * _row_size(rules),)
 
 
+def _line_key(board: Board) -> Key:
+    """The key of a position of the game's line (:meth:`Board.position_key`
+    with the stock by its size: the positions a state keeps are those of
+    its one line of play)."""
+    return board.position_key(stock=False)
+
+
+def _given_player(player: object) -> None:
+    """Refuse a player other than 0, the one player (None: not given)."""
+    if player is not None and as_whole(player) != 0:
+        raise ValueError(f"player is 0, the one player of this game, not {quote(player)}")
+
+
 def _row_size(rules: Rules) -> int:
     return len(PLACES) + rules.foundation_count + rules.piles + 1
 
@@ -81,15 +96,17 @@ class State:
             raise TypeError(f"State takes a Board, not {type(board).__name__}")
         self._board = board.copy()
         walk = self._board.copy(keep=len(board.move_stack), redo=0)
-        keys = [walk.position_key()]
+        keys = [_line_key(walk)]
         while walk.move_stack:
             walk.pop()
-            keys.append(walk.position_key())
+            keys.append(_line_key(walk))
         self._seen: dict[Key, int] = {}
         for key in keys:
             self._seen[key] = self._seen.get(key, 0) + 1
         self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
-        self._cleared: list[list[Move] | None] = [None] * len(self._actions)
+        # (per action, the redo moves it cleared, to give back on undo: None when it
+        # redid the next one; tuples, shared by clones, the empty one allocated once)
+        self._cleared: list[tuple[Move, ...] | None] = [None] * len(self._actions)
         self._legal: list[int] | None = None
 
     @classmethod
@@ -125,25 +142,46 @@ class State:
         """0, the one player, or :data:`TERMINAL` once the game is over."""
         return TERMINAL if self.is_terminal() else 0
 
-    def action_to_string(self, action: int) -> str:
-        """The move notation of ``action`` (docs/notation.md), legal or not.
+    def action_to_string(self, action_or_player: int, action: int | None = None) -> str:
+        """The move notation of an action (docs/notation.md), legal or not:
+        ``action_to_string(action)``, or as OpenSpiel also writes it,
+        ``action_to_string(player, action)``.
 
-        >>> State.new(Rules(), 1).action_to_string(95)
-        's'
+        >>> state = State.new(Rules(), 1)
+        >>> state.action_to_string(95), state.action_to_string(0, 95)
+        ('s', 's')
         """
+        if action is None:
+            action = action_or_player
+        else:
+            _given_player(action_or_player)
         return str(self._board.action_to_move(action))
 
     def history(self) -> list[int]:
         """The actions played so far."""
         return list(self._actions)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions legal now, in increasing order: the board's legal
         moves that lead to a position not reached before in this game
-        (none once the game is over)."""
+        (none once the game is over). ``player``, as OpenSpiel takes it,
+        can only be 0."""
+        _given_player(player)
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each action of :meth:`legal_actions`, 0 for every other one,
+        :meth:`num_distinct_actions` long.
+
+        >>> State.new(Rules(), 1).legal_actions_mask()[:4]
+        [1, 1, 1, 0]
+        """
+        mask = [0] * self.num_distinct_actions()
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
 
     def _compute_legal(self) -> list[int]:
         board = self._board
@@ -152,8 +190,11 @@ class State:
         scratch = board.copy(stack=False)
         fresh = []
         for move in board.generate_legal_moves():
+            if move.is_draw or move.is_choice:  # (a draw or a choice starts a new pass: nothing repeats)
+                fresh.append(board.move_to_action(move))
+                continue
             scratch.push(move)
-            if scratch.position_key() not in self._seen:
+            if _line_key(scratch) not in self._seen:
                 fresh.append(board.move_to_action(move))
             scratch.pop()
         return sorted(fresh)
@@ -162,6 +203,15 @@ class State:
         """True when the game is over: won, no legal action left, or
         :meth:`max_game_length` actions played."""
         return not self.legal_actions()
+
+    def is_chance_node(self) -> bool:
+        """False: the deal is fixed when the state is made (OpenSpiel's
+        loops ask)."""
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        """False: one player moves at a time."""
+        return False
 
     def is_won(self) -> bool:
         """True when every card is on a foundation."""
@@ -172,6 +222,22 @@ class State:
         the foundations, ``1.0`` exactly when the game is won. (Each action's
         reward is the change it makes to it.)"""
         return [self._board.foundation_cards / self.rules.card_count]
+
+    def rewards(self) -> list[float]:
+        """The reward of the last action: the change it made to
+        :meth:`returns` (``[0.0]`` before the first), so that the rewards of
+        a game add up to its returns, less what the deal put up at the start.
+
+        >>> state = State.new(Rules(), 1)
+        >>> state.apply_action(0)
+        >>> state.rewards() == state.returns() == [1 / 104]
+        True
+        """
+        if not self._board.move_stack:
+            return [0.0]
+        before = self._board.copy(keep=1, redo=0)
+        before.pop()
+        return [(self._board.foundation_cards - before.foundation_cards) / self.rules.card_count]
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; refuses (changing nothing) an action that is not
@@ -187,9 +253,9 @@ class State:
                           else Reason(Refusal.ACTION_REPEATS, action=action, move=str(move)))
             raise IllegalMoveError(reason, move=str(move))
         redo = self._board.redo_stack
-        cleared: list[Move] | None = None if redo and redo[-1] == move else redo
+        cleared = None if redo and redo[-1] == move else tuple(redo)
         self._board.push(move)
-        key = self._board.position_key()
+        key = _line_key(self._board)
         self._seen[key] = self._seen.get(key, 0) + 1
         self._actions.append(action)
         self._cleared.append(cleared)
@@ -200,7 +266,7 @@ class State:
         forgotten too); returns it."""
         if not self._actions:
             raise NoMoveError(Reason(Refusal.NOTHING_TO_UNDO))
-        key = self._board.position_key()
+        key = _line_key(self._board)
         if self._seen[key] == 1:
             del self._seen[key]
         else:
@@ -218,58 +284,70 @@ class State:
         other._board = self._board.copy()
         other._seen = dict(self._seen)
         other._actions = list(self._actions)
-        other._cleared = [None if c is None else list(c) for c in self._cleared]
+        other._cleared = list(self._cleared)
         other._legal = None if self._legal is None else list(self._legal)
         return other
+
+    def __copy__(self) -> State:
+        """``copy.copy(state)`` is :meth:`clone` (a shallow copy shared the
+        board: a move played on it was played on both)."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """``copy.deepcopy(state)`` is :meth:`clone`."""
+        return self.clone()
 
     # ------------------------------------------------------------------
     # What a player sees
 
-    def observation_string(self) -> str:
+    def observation_string(self, player: int | None = None) -> str:
         """The position exactly, the stock's order included
-        (:meth:`Board.position`)."""
+        (:meth:`Board.position`). ``player``, as OpenSpiel takes it, can
+        only be 0 (so for the other three views)."""
+        _given_player(player)
         return self._board.position()
 
-    def information_state_string(self) -> str:
-        """The position as a player sees it (:func:`observe`): the face-down
-        stock cards as ``??``, the ones seen before (after a redeal, or a
-        draw taken back) as themselves."""
-        seen = observe(self._board)
-        return seen.position(["??"] * seen.stock.count(None))
+    def information_state_string(self, player: int | None = None) -> str:
+        """The position as a player sees it (:func:`observe`'s view, from its
+        :func:`hidden_count`): the face-down stock cards as ``??``, the ones
+        seen before (after a redeal, or a draw taken back) as themselves."""
+        _given_player(player)
+        return self._board.position(hidden=hidden_count(self._board))
 
-    def observation_tensor(self) -> list[float]:
+    def observation_tensor(self, player: int | None = None) -> list[float]:
         """The exact position as numbers, :func:`tensor_shape` long (layout
         in docs/research.md)."""
+        _given_player(player)
         return self._tensor(0)
 
-    def information_state_tensor(self) -> list[float]:
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
         """:meth:`observation_tensor` as a player sees it: the face-down
         stock cards lie in the row of ``unseen`` cards, at depth 0."""
+        _given_player(player)
         return self._tensor(hidden_count(self._board))
 
     def _tensor(self, hidden: int) -> list[float]:
+        # The places in the order of PLACES, then the foundations and the piles, each
+        # read from its top: the copies of a face come in the order of their places
+        # and depths, each written in the next free row of its face (no sorting).
         board, rules = self._board, self.rules
-        head = [0.0] * 14
-        head[13 if board.choosing else board.base_rank] = 1.0
-        head += [float(board.redeals_used), float(len(board.stock))]
         width = _row_size(rules)
-        places: list[tuple[int, list[Card]]] = [(0, board.reserve), (1, board.waste)]
-        places += [(len(PLACES) + i, f) for i, f in enumerate(board.foundations)]
-        places += [(len(PLACES) + rules.foundation_count + i, p) for i, p in enumerate(board.tableau)]
-        spots: list[list[tuple[int, int]]] = [[] for _ in range(CARDS_PER_DECK)]
-        for place, cards in places:
+        tensor = [0.0] * (16 + rules.card_count * width)
+        tensor[13 if board.choosing else board.base_rank] = 1.0
+        tensor[14], tensor[15] = float(board.redeals_used), float(len(board.stock))
+        free_row = [16 + face * rules.decks * width for face in range(CARDS_PER_DECK)]
+        stock = board.stock
+        places = [board.reserve, board.waste, stock[hidden:], stock[:hidden], *board.foundations,
+                  *board.tableau]
+        depth_at = width - 1
+        for place, cards in enumerate(places):
             for depth, card in enumerate(reversed(cards)):
-                spots[card].append((place, depth))
-        for index, card in enumerate(board.stock):
-            spots[card].append((3, 0) if index < hidden else (2, len(board.stock) - 1 - index))
-        rows = [0.0] * (rules.card_count * width)
-        row = 0
-        for face in range(CARDS_PER_DECK):
-            for place, depth in sorted(spots[face]):
-                rows[row * width + place] = 1.0
-                rows[row * width + width - 1] = float(depth)
-                row += 1
-        return head + rows
+                at = free_row[card]
+                free_row[card] = at + width
+                tensor[at + place] = 1.0
+                if depth and place != _UNSEEN:  # (the unseen cards all lie at depth 0)
+                    tensor[at + depth_at] = float(depth)
+        return tensor
 
     def __str__(self) -> str:
         return self.observation_string()

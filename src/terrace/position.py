@@ -29,9 +29,9 @@ from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong
 from terrace.deal import Deal, given_deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, SPACES, TABLEAU, WASTE, Move, given_move
-from terrace.refusals import Reason, Refusal, clip
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
-from terrace.whole import digits_value
+from terrace.whole import as_whole, digits_value
 
 POSITION_FIELDS = 7
 """Space-separated fields of a position string."""
@@ -157,19 +157,21 @@ class BaseBoard:
     # ------------------------------------------------------------------
     # Position strings
 
-    def position(self) -> str:
+    def position(self, hidden: int = 0) -> str:
         """A string that describes the position exactly (not the history).
 
         Seven space-separated fields: base rank (``?`` while choosing),
         reserve (deepest first), foundations (comma-separated), tableau piles
         (comma-separated, bottom first), waste (bottom first), stock (next
         card first), redeals used. ``-`` stands for an empty reserve, waste
-        or stock.
+        or stock. With ``hidden``, the lowest ``hidden`` stock cards (those
+        a player has not seen) are written ``??`` each.
         """
 
         def run(cards: list[Card]) -> str:
             return "".join(CODE[c] for c in cards)
 
+        hidden = self._hidden_count(hidden)
         return " ".join(
             [
                 "?" if self.choosing else RANKS[self.base_rank],
@@ -177,15 +179,32 @@ class BaseBoard:
                 ",".join(run(f) for f in self.foundations) or "-",
                 ",".join(run(p) for p in self.tableau) or "-",
                 run(self.waste) or "-",
-                run(self.stock[::-1]) or "-",
+                run(self.stock[hidden:][::-1]) + "??" * hidden or "-",
                 str(self.redeals_used),
             ]
         )
 
-    def position_key(self) -> tuple[object, ...]:
+    def _hidden_count(self, hidden: object) -> int:
+        """``hidden`` as a number of stock cards (any whole number type),
+        else a :class:`ValueError`."""
+        count = as_whole(hidden)
+        if count is None or not 0 <= count <= len(self.stock):
+            most = len(self.stock)
+            raise ValueError(f"hidden is a number of stock cards, 0 to {most}, not {quote(hidden)}")
+        return count
+
+    def position_key(self, *, stock: bool = True) -> tuple[object, ...]:
         """What :meth:`position` says, as tuples, which are far cheaper to
         build (a position string of 8 decks takes 0.15 ms): for boards of
         the same rules, equal exactly when their positions are.
+
+        With ``stock=False`` the stock counts by its size alone, which tells
+        the positions of one line of play apart all the same (of one game,
+        no move taken back in between): the stock changes only by a draw, a
+        fill from it or a redeal, and each makes it smaller or counts a
+        redeal, so two positions of the line with as many stock cards and
+        redeals have the same stock. It spares a tuple of the stock, most of
+        a key of 8 decks.
 
         >>> from terrace.board import Board
         >>> Board.from_number(3).position_key() == Board.from_number(3).position_key()
@@ -193,7 +212,7 @@ class BaseBoard:
         """
         return (None if self.choosing else self.base_rank, tuple(self.reserve),
                 tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
-                tuple(self.waste), tuple(self.stock), self.redeals_used)
+                tuple(self.waste), tuple(self.stock) if stock else len(self.stock), self.redeals_used)
 
     @classmethod
     def from_position(cls, text: str, rules: Rules | None = None) -> Self:
