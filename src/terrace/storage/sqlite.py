@@ -1031,6 +1031,8 @@ class SqliteStore:
         self._writing = threading.RLock()
         """Held by the one write that may take turns at :attr:`_lock` (see
         :meth:`_transaction`)."""
+        self._stopping = threading.Event()
+        """Set by :meth:`stop_waiting`: a write takes no more turns."""
         self.read_only = read_only
         self._remembered: Bounded[str, StoredGame] = Bounded(
             REMEMBERED_GAMES, REMEMBERED_MOVES, StoredGame.line_length, forgotten=self._forgotten)
@@ -1564,6 +1566,15 @@ class SqliteStore:
             self._close_refused()
             raise self._unsavable(error) from None
 
+    def stop_waiting(self) -> None:
+        """A write waiting for another program's lock gives up at the end of
+        its turn (:data:`WRITE_TURN`), refused as busy, and later writes try
+        once: the server is stopping. A write whose turn found the lock held
+        waited out its 10 s, longer than the server gives a request once
+        stopped (uvicorn's 1 s), which then cancelled it: a plain-text 500
+        and a traceback on the terminal, for a move left unsaved."""
+        self._stopping.set()
+
     def _unsavable(self, error: StoreWriteError) -> StoreWriteError:
         """The refusal of a database in which games cannot be saved."""
         why = str(error).split(": ", 1)[-1]
@@ -1795,8 +1806,11 @@ class SqliteStore:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise busy_error(self._name, (action or "change") if write else None)
-                if self._try_begin(write, min(left, WRITE_TURN) if write else left, action):
+                turn = 0.0 if self._stopping.is_set() else min(left, WRITE_TURN)
+                if self._try_begin(write, turn if write else left, action):
                     return self._conn
+                if self._stopping.is_set():
+                    raise busy_error(self._name, action or "change")
             except BaseException:
                 self._lock.release()
                 raise

@@ -222,15 +222,20 @@ def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
                           h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
 
 
-def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None) -> None:
+def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None,
+          store: GameStore | None = None) -> None:
     """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
-    are stopped as soon as a stop is asked for, so the server ends within a
-    second or two."""
+    are stopped as soon as a stop is asked for, and so are the waits of
+    ``store``'s changes for a database another program holds (see
+    :meth:`~terrace.storage.GameStore.stop_waiting`), so the server ends
+    within a second or two and answers each request it has begun."""
     import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             pool.closing.set()
+            if store is not None:
+                store.stop_waiting()
             super().handle_exit(sig, frame)
 
     config = server_config(app, tls)
@@ -280,7 +285,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
         own = None if keys is None else keys.one_link()
         opened = url if own is None else game_link(settings.host, port, own, scheme)
         threading.Timer(BROWSER_DELAY, open_browser, args=(opened, keys, own)).start()
-    serve(app, sock, pool, settings.tls)
+    serve(app, sock, pool, settings.tls, store)
 
 
 def open_browser(url: str, keys: RemoteKeys | None = None, own: str | None = None) -> None:
