@@ -5,8 +5,10 @@ the server's settings; :func:`terrace.web.app.create_app` routes them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
@@ -93,8 +95,8 @@ own, beside the one Starlette serves the page's files from. They shared
 its 40: with 60 moves sent at once while another program held the
 database, the page's main.js took 9.6 s to come."""
 WRITE_THREADS = 40
-"""Worker threads the game's changes (the store's writes) may hold at once:
-a pool of their own, apart from :data:`GAME_THREADS`. They shared those 40:
+"""Changes (the store's writes) under way at once, each in a thread of its
+own (:func:`to_the_end`), apart from :data:`GAME_THREADS`. They shared those 40:
 with 60 moves sent at once while another program held the database's write
 lock, each waiting up to its 10 s for it, the statistics took 10.0 s to come
 (a read, which SQLite lets go on meanwhile, waited for a thread) and the
@@ -160,7 +162,7 @@ class WebGame:
         self.threads = CapacityLimiter(GAME_THREADS)
         """The worker threads of the game's reads and work (:meth:`in_thread`)."""
         self.writes = CapacityLimiter(WRITE_THREADS)
-        """The worker threads of the game's changes (:meth:`in_write`)."""
+        """The places of the game's changes under way (:meth:`in_write`)."""
         self.clock = ReportClock()
         self.reporting = asyncio.Lock()
         """Held while a report of playing time is counted and stored: a
@@ -196,10 +198,13 @@ class WebGame:
         return await anyio.to_thread.run_sync(partial(func, *args, **kwargs), limiter=self.threads)
 
     async def in_write(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """:meth:`in_thread` for a change of the store: in one of the threads
-        of :data:`WRITE_THREADS`, so that changes waiting for a database
-        another program holds locked never keep reads from a thread."""
-        return await anyio.to_thread.run_sync(partial(func, *args, **kwargs), limiter=self.writes)
+        """:meth:`in_thread` for a change of the store: in a thread of its
+        own, one of :data:`WRITE_THREADS`, so that changes waiting for a database
+        another program holds locked never keep reads from a thread; awaited
+        to its end (:func:`to_the_end`), so that its request is answered
+        whether it was saved or not, also when the server is stopping."""
+        async with self.writes:  # (a wait for a thread: cancelled at a stop, nothing begun)
+            return await to_the_end(partial(func, *args, **kwargs))
 
     async def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
@@ -716,6 +721,45 @@ async def within(seconds: float, func: Callable[[], T], limiter: CapacityLimiter
     except TimeoutError:
         running.add_done_callback(lambda done: done.cancelled() or done.exception())
         return None
+
+
+async def to_the_end(call: Callable[[], T]) -> T:
+    """``call()`` in a thread of its own, awaited to its end whatever
+    cancels the caller meanwhile. uvicorn cancels a request still running
+    1 s after SIGTERM or Ctrl+C: a move saved slowly (a slow disk) went on
+    in its thread, saved or not, while its request was answered a
+    plain-text 500 and the terminal showed a traceback. A stop makes the
+    store's changes wait no more (:meth:`~terrace.storage.GameStore.stop_waiting`),
+    so the end is near. (Not an asyncio task, nor anyio's thread, which the
+    event loop's own end would cancel as well.)"""
+    loop = asyncio.get_running_loop()
+    ended: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if not ended.done():
+            if error is not None:
+                ended.set_exception(error)
+            else:
+                ended.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = call(), None
+        except BaseException as failed:  # (handed to the request, as anyio's thread would)
+            result, error = None, failed
+        with contextlib.suppress(RuntimeError):  # (the loop closed: nobody waits any more)
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="terrace-change", daemon=True).start()
+    while True:
+        try:
+            return await asyncio.shield(ended)
+        except asyncio.CancelledError:
+            if ended.done():
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
 
 
 def for_solver(board: Board) -> Board:

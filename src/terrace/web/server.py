@@ -41,6 +41,10 @@ MAX_CONNECTIONS = 100
 """Open connections (and requests in progress) beyond which a request is
 answered 503 at once: the page needs a handful."""
 BROWSER_DELAY = 0.5
+STOP_GRACE_SECONDS = 1
+"""Seconds the requests still running at a stop have to end; uvicorn then
+cancels them (a change under way is awaited all the same: see
+:func:`terrace.web.endpoints.to_the_end`)."""
 """Seconds between the server's start and opening the browser."""
 
 
@@ -218,7 +222,7 @@ def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
     # TLS is the protocol's, not uvicorn's: see https_protocol)
     protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan=lifespan,
-                          timeout_graceful_shutdown=1, http=protocol, proxy_headers=False,
+                          timeout_graceful_shutdown=STOP_GRACE_SECONDS, http=protocol, proxy_headers=False,
                           h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
 
 
