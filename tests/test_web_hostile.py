@@ -39,9 +39,11 @@ import terrace.storage.sqlite
 from terrace.deal import Deal
 from terrace.refusals import catalogues
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.files import busy_error
 from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
+from terrace.web.replies import RETRY_AFTER
 from terrace.web.security import MAX_BODY, RemoteKeys, token_cookie
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
@@ -630,6 +632,32 @@ def test_the_game_is_read_while_many_writes_wait_for_the_database() -> None:
     took, statuses, moved = asyncio.run(attack())
     assert (statuses, moved) == ([200] * 4, 1)  # (the other moves saw the game change: conflict)
     assert max(took) < 2, took
+
+
+class BusyStore(MemoryStore):
+    """A store whose file another program holds: every change and the
+    statistics are refused as busy, as the SQLite store refuses them after
+    its 10 s."""
+
+    def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
+        raise busy_error("games.sqlite", action)
+
+    def statistics(self, zone: Any = None) -> Any:
+        raise busy_error("games.sqlite")
+
+
+def test_a_database_another_program_holds_is_refused_with_retry_after() -> None:
+    """A move not saved, or the statistics not read, because another program
+    held the database were 503 without Retry-After, unlike the solver's own
+    busy refusals: a script had no word on when to ask again."""
+    store = BusyStore()
+    game = store.create("terrace", get_rules("terrace"), Deal.from_number(7, get_rules("terrace")))
+    with _client(store) as client:
+        moved = client.post(f"/api/games/{game.id}/moves", json={"move": "c1"})
+        stats = client.get("/api/stats")
+    assert (moved.status_code, moved.json()["code"]) == (503, "not-saved")
+    assert (stats.status_code, stats.json()["code"]) == (503, "store-unavailable")
+    assert moved.headers.get("retry-after") == stats.headers.get("retry-after") == str(RETRY_AFTER)
 
 
 def test_the_memory_store_reads_its_games_while_one_is_made(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,6 +53,7 @@ from terrace.web.joined import Gone, Joined
 from terrace.web.numbers import whole_number
 from terrace.web.replay import Replays
 from terrace.web.replies import (
+    RETRY_AFTER,
     ApiError,
     check_after,
     json_response,
@@ -86,7 +87,6 @@ deals are decided in milliseconds; in the two suit presets the wins that
 take longer are better skipped for the next deal (``bench/winnable.py``,
 General's and Admiral's Patience: with 5 s a deal, 4 and 3 searches of 30
 found no winnable deal within 10 s; with 1 s, 1 and 0; docs/api.md)."""
-RETRY_AFTER = 5
 GAME_THREADS = 40
 """Worker threads the game's reads may hold at once (the store's reads,
 which wait up to :data:`~terrace.storage.sqlite.BUSY_TIMEOUT_SECONDS` for a
