@@ -203,7 +203,7 @@ def test_a_link_for_the_browser_exists_only_while_a_browser_may_open_it(
             self.call(*self.args)
 
     monkeypatch.setattr(web_server, "create_app", app)
-    monkeypatch.setattr(web_server, "serve", lambda app, sock, pool, tls: pool.close())
+    monkeypatch.setattr(web_server, "serve", lambda app, sock, pool, tls, store: pool.close())
     monkeypatch.setattr(web_server.webbrowser, "open", open_url)
     monkeypatch.setattr(web_server.threading, "Timer", AtOnce)
     monkeypatch.setattr(web_server.SolverPool, "start", lambda self: None)

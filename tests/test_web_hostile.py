@@ -39,9 +39,11 @@ import terrace.storage.sqlite
 from terrace.deal import Deal
 from terrace.refusals import catalogues
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.files import busy_error
 from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
+from terrace.web.replies import RETRY_AFTER
 from terrace.web.security import MAX_BODY, RemoteKeys, token_cookie
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
@@ -595,6 +597,67 @@ def test_the_page_s_files_come_while_many_writes_wait_for_the_database() -> None
     waited, status, moved = asyncio.run(attack())
     assert (status, moved) == (200, 1)  # (the others saw the game change: conflict)
     assert waited < 2, waited
+
+
+def test_the_game_is_read_while_many_writes_wait_for_the_database() -> None:
+    """Moves waiting for a database another program holds took every one of
+    the game's threads, which its reads needed too: with 60 moves sent at
+    once against terrace play, the statistics took 10.0 s to come (the
+    moves' whole wait), and the page looked frozen. Changes have threads of
+    their own (WRITE_THREADS)."""
+    from terrace.web.endpoints import WRITE_THREADS
+
+    store = HeldStore()
+    app = create_app(store)
+    game = store.create("terrace", get_rules("terrace"), Deal.from_number(7, get_rules("terrace")))
+
+    async def attack() -> tuple[list[float], list[int], int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
+            moves = [asyncio.ensure_future(client.post(f"/api/games/{game.id}/moves", json={"move": "c1"}))
+                     for _ in range(WRITE_THREADS + 5)]
+            while store.waiting < WRITE_THREADS:  # (every thread for changes held)
+                await asyncio.sleep(0.01)
+            took, statuses = [], []
+            try:
+                for path in ("/api/stats", "/api/games", f"/api/games/{game.id}", "/api/current-game"):
+                    began = time.monotonic()
+                    statuses.append((await asyncio.wait_for(client.get(path), 5)).status_code)
+                    took.append(time.monotonic() - began)
+            finally:
+                store.go.set()
+            answers = await asyncio.gather(*moves)
+        return took, statuses, sum(answer.status_code == 200 for answer in answers)
+
+    took, statuses, moved = asyncio.run(attack())
+    assert (statuses, moved) == ([200] * 4, 1)  # (the other moves saw the game change: conflict)
+    assert max(took) < 2, took
+
+
+class BusyStore(MemoryStore):
+    """A store whose file another program holds: every change and the
+    statistics are refused as busy, as the SQLite store refuses them after
+    its 10 s."""
+
+    def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
+        raise busy_error("games.sqlite", action)
+
+    def statistics(self, zone: Any = None) -> Any:
+        raise busy_error("games.sqlite")
+
+
+def test_a_database_another_program_holds_is_refused_with_retry_after() -> None:
+    """A move not saved, or the statistics not read, because another program
+    held the database were 503 without Retry-After, unlike the solver's own
+    busy refusals: a script had no word on when to ask again."""
+    store = BusyStore()
+    game = store.create("terrace", get_rules("terrace"), Deal.from_number(7, get_rules("terrace")))
+    with _client(store) as client:
+        moved = client.post(f"/api/games/{game.id}/moves", json={"move": "c1"})
+        stats = client.get("/api/stats")
+    assert (moved.status_code, moved.json()["code"]) == (503, "not-saved")
+    assert (stats.status_code, stats.json()["code"]) == (503, "store-unavailable")
+    assert moved.headers.get("retry-after") == stats.headers.get("retry-after") == str(RETRY_AFTER)
 
 
 def test_the_memory_store_reads_its_games_while_one_is_made(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,9 +27,11 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from store_support import locked_by_another
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
+from terrace.web.server import STOP_GRACE_SECONDS
 from web_support import open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
@@ -49,12 +51,12 @@ def _search_in_background(url: str, results: list[Any]) -> threading.Thread:
     return thread
 
 
-def _raw_request(url: str, body: bytes, length: int | None = None) -> socket.socket:
+def _raw_request(url: str, body: bytes, length: int | None = None, path: str = "/api/games") -> socket.socket:
     parts = urlsplit(url)
     assert parts.hostname is not None and parts.port is not None
     sock = socket.create_connection((parts.hostname, parts.port), timeout=10)
     head = (
-        f"POST /api/games HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {length or len(body)}\r\n\r\n"
     )
     sock.sendall(head.encode() + body)
@@ -442,6 +444,87 @@ def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) 
         assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]  # store-unavailable: nothing changed
         assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == []
         server.stop()
+
+
+def test_a_stop_while_a_move_waits_for_a_locked_database_answers_it(tmp_path: Path) -> None:
+    """Stopped while a move waits for the write lock another program holds,
+    the server gave the move its 1 s of grace and then cancelled it: a
+    plain-text 500 and a traceback on the terminal. The move now stops
+    waiting at once: refused as not saved (JSON, 503), nothing on the
+    terminal, the database sound and the port free."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db)) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        with locked_by_another(db):
+            mover = _raw_request(server.url, json.dumps({"move": "c1"}).encode(),
+                                 path=f"/api/games/{game['id']}/moves")
+            ports = mover.getsockname()[1], mover.getpeername()[1]
+            _wait_for_server_end(ports, lambda end: end == ("01", 0))  # (read: the move waits for the lock)
+            took = server.stop()
+            answer = _read_all(mover)
+            mover.close()
+        assert server.proc.returncode == 0 and took < 2.0, took
+        assert server.stderr() == ""
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503 "), answer[:300]
+    assert json.loads(body)["code"] == "not-saved"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        assert conn.execute("SELECT revision FROM games").fetchall() == [(0,)]
+    with socket.socket() as again:  # (the port is free)
+        again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        again.bind(("127.0.0.1", ports[1]))
+
+
+SLOW_SAVE = """
+import os, pathlib, time
+from terrace.storage import sqlite
+
+_update = sqlite.SqliteStore.update
+
+def update(self, game, *, expected_revision, action):
+    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
+    (hold / "saving").touch()
+    while not (hold / "go").exists():  # (a slow disk)
+        time.sleep(0.01)
+    return _update(self, game, expected_revision=expected_revision, action=action)
+
+sqlite.SqliteStore.update = update
+"""
+
+
+def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path) -> None:
+    """Stopped while a move was being saved (a slow disk), the server
+    cancelled the move's request after its second of grace: the player got
+    a plain-text 500 and the terminal a traceback, whether the move was then
+    saved or not. The save is awaited and answered: 200, the move stored."""
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "sitecustomize.py").write_text(SLOW_SAVE)
+    db = tmp_path / "games.sqlite"
+    env = {"PYTHONPATH": os.pathsep.join([str(hold), os.environ.get("PYTHONPATH", "")]),
+           "TERRACE_TEST_HOLD": str(hold)}
+    with started_server("--db", str(db), env=env) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        mover = _raw_request(server.url, json.dumps({"move": "c1"}).encode(),
+                             path=f"/api/games/{game['id']}/moves")
+        deadline = time.monotonic() + 30
+        while not (hold / "saving").exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        os.kill(server.proc.pid, signal.SIGTERM)
+        time.sleep(STOP_GRACE_SECONDS + 0.3)  # (past the grace: uvicorn cancels what still runs)
+        (hold / "go").touch()
+        answer = _read_all(mover)
+        mover.close()
+        assert server.proc.wait(10) == 0
+        assert server.stderr() == ""
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:300]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+        assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
 
 
 def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:

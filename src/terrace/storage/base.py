@@ -1043,6 +1043,12 @@ class GameStore(Protocol):
         raises :class:`StoreWriteError` saying why not."""
         ...
 
+    def stop_waiting(self) -> None:
+        """The server is stopping: a change that waits for another program's
+        lock gives up now (refused as busy, nothing written), and none waits
+        any more; a change that can be written still is."""
+        ...
+
     def create(
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:

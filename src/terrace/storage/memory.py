@@ -71,6 +71,9 @@ class MemoryStore:
     def check_writable(self) -> None:
         """Memory can always be written."""
 
+    def stop_waiting(self) -> None:
+        """No other program holds memory: nothing waits."""
+
     def create(
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:

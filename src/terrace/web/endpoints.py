@@ -5,8 +5,10 @@ the server's settings; :func:`terrace.web.app.create_app` routes them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from functools import partial
@@ -51,6 +53,7 @@ from terrace.web.joined import Gone, Joined
 from terrace.web.numbers import whole_number
 from terrace.web.replay import Replays
 from terrace.web.replies import (
+    RETRY_AFTER,
     ApiError,
     check_after,
     json_response,
@@ -84,14 +87,20 @@ deals are decided in milliseconds; in the two suit presets the wins that
 take longer are better skipped for the next deal (``bench/winnable.py``,
 General's and Admiral's Patience: with 5 s a deal, 4 and 3 searches of 30
 found no winnable deal within 10 s; with 1 s, 1 and 0; docs/api.md)."""
-RETRY_AFTER = 5
 GAME_THREADS = 40
-"""Worker threads the game's requests may hold at once (the store's calls,
+"""Worker threads the game's reads may hold at once (the store's reads,
 which wait up to :data:`~terrace.storage.sqlite.BUSY_TIMEOUT_SECONDS` for a
 database another program holds locked, replays, auto-play): a pool of their
 own, beside the one Starlette serves the page's files from. They shared
 its 40: with 60 moves sent at once while another program held the
 database, the page's main.js took 9.6 s to come."""
+WRITE_THREADS = 40
+"""Changes (the store's writes) under way at once, each in a thread of its
+own (:func:`to_the_end`), apart from :data:`GAME_THREADS`. They shared those 40:
+with 60 moves sent at once while another program held the database's write
+lock, each waiting up to its 10 s for it, the statistics took 10.0 s to come
+(a read, which SQLite lets go on meanwhile, waited for a thread) and the
+page looked frozen."""
 MAX_KEPT_LINES = 1024
 """Games whose last winning line (and base-card chances) the server
 remembers for their hints."""
@@ -151,7 +160,9 @@ class WebGame:
         self.winnable_seconds = check_budget(winnable_seconds, "winnable_seconds")
         self.pool = pool or SolverPool()
         self.threads = CapacityLimiter(GAME_THREADS)
-        """The worker threads of the game's requests (:meth:`in_thread`)."""
+        """The worker threads of the game's reads and work (:meth:`in_thread`)."""
+        self.writes = CapacityLimiter(WRITE_THREADS)
+        """The places of the game's changes under way (:meth:`in_write`)."""
         self.clock = ReportClock()
         self.reporting = asyncio.Lock()
         """Held while a report of playing time is counted and stored: a
@@ -186,6 +197,15 @@ class WebGame:
         (:data:`GAME_THREADS`), never on the event loop."""
         return await anyio.to_thread.run_sync(partial(func, *args, **kwargs), limiter=self.threads)
 
+    async def in_write(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`in_thread` for a change of the store: in a thread of its
+        own, one of :data:`WRITE_THREADS`, so that changes waiting for a database
+        another program holds locked never keep reads from a thread; awaited
+        to its end (:func:`to_the_end`), so that its request is answered
+        whether it was saved or not, also when the server is stopping."""
+        async with self.writes:  # (a wait for a thread: cancelled at a stop, nothing begun)
+            return await to_the_end(partial(func, *args, **kwargs))
+
     async def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
@@ -200,7 +220,7 @@ class WebGame:
         revision = game.revision
         game.sync(board)
         try:
-            await self.in_thread(self.store.update, game, expected_revision=revision, action=action)
+            await self.in_write(self.store.update, game, expected_revision=revision, action=action)
         except StoreWriteError as exc:
             reason = exc.reason
             if change is None or reason is None or "change" not in reason.params:
@@ -213,7 +233,7 @@ class WebGame:
         it up while the assist's answer was sought (an answer that came
         after the game ended did not help it, and a win is final: it kept
         its records); True when the game is marked."""
-        return await self.in_thread(partial(self.store.mark_assisted, game_id, while_open=True))
+        return await self.in_write(partial(self.store.mark_assisted, game_id, while_open=True))
 
     async def in_solver(
         self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
@@ -291,7 +311,7 @@ class WebGame:
         if winnable:
             number = await self.winnable(request, rules, number)
         deal = Deal.from_number(number, rules)
-        game = await self.in_thread(self.store.create, variant_name, rules, deal, winnable_only=winnable)
+        game = await self.in_write(self.store.create, variant_name, rules, deal, winnable_only=winnable)
         self.clock.seen(game.id)
         board = game.board()
         game.status = board.status.value
@@ -473,7 +493,7 @@ class WebGame:
             return json_response(game_json(game, game.recent_board()))
         revision = game.revision
         board = await self.in_thread(game.restart)  # (a replay when no whole board fits: not on the loop)
-        await self.in_thread(self.store.update, game, expected_revision=revision, action="restart")
+        await self.in_write(self.store.update, game, expected_revision=revision, action="restart")
         return json_response(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
@@ -525,7 +545,7 @@ class WebGame:
         if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
             # (not once another tab has won the game or given it up meanwhile: see assisted)
             count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
-            found["counted"] = await self.in_thread(count)
+            found["counted"] = await self.in_write(count)
         return json_response(found)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
@@ -597,7 +617,7 @@ class WebGame:
             raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
         board = game.recent_board()
         game.given_up_at = time.time()
-        await self.in_thread(self.store.update, game, expected_revision=game.revision, action="give-up")
+        await self.in_write(self.store.update, game, expected_revision=game.revision, action="give-up")
         return json_response(game_json(game, board))
 
     async def active_time(self, request: Request) -> Response:
@@ -646,7 +666,7 @@ class WebGame:
         before = self.clock.reported(game_id, ms)
         try:
             add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now())
-            return await self.in_thread(add)
+            return await self.in_write(add)
         except BaseException:
             self.clock.restore(game_id, before)
             raise
@@ -701,6 +721,45 @@ async def within(seconds: float, func: Callable[[], T], limiter: CapacityLimiter
     except TimeoutError:
         running.add_done_callback(lambda done: done.cancelled() or done.exception())
         return None
+
+
+async def to_the_end(call: Callable[[], T]) -> T:
+    """``call()`` in a thread of its own, awaited to its end whatever
+    cancels the caller meanwhile. uvicorn cancels a request still running
+    1 s after SIGTERM or Ctrl+C: a move saved slowly (a slow disk) went on
+    in its thread, saved or not, while its request was answered a
+    plain-text 500 and the terminal showed a traceback. A stop makes the
+    store's changes wait no more (:meth:`~terrace.storage.GameStore.stop_waiting`),
+    so the end is near. (Not an asyncio task, nor anyio's thread, which the
+    event loop's own end would cancel as well.)"""
+    loop = asyncio.get_running_loop()
+    ended: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if not ended.done():
+            if error is not None:
+                ended.set_exception(error)
+            else:
+                ended.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = call(), None
+        except BaseException as failed:  # (handed to the request, as anyio's thread would)
+            result, error = None, failed
+        with contextlib.suppress(RuntimeError):  # (the loop closed: nobody waits any more)
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="terrace-change", daemon=True).start()
+    while True:
+        try:
+            return await asyncio.shield(ended)
+        except asyncio.CancelledError:
+            if ended.done():
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
 
 
 def for_solver(board: Board) -> Board:

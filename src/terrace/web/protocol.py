@@ -68,6 +68,8 @@ token is never closed to make room. The player's new connection is a
 stranger until its first request arrives: to push it out, others would have
 to open this many connections within that moment."""
 
+STOP_CANCELS = "Cancel %s running task(s), timeout graceful shutdown exceeded"
+"""uvicorn's words (before their number) as it cancels the requests still running after a stop."""
 _open_from: Counter[str] = Counter()
 """Open connections per client address (the server runs one event loop)."""
 _strangers: dict[GuardedH11Protocol, None] = {}
@@ -78,10 +80,14 @@ class _NoParseWarnings(logging.Filter):
     """Drops uvicorn's warning for each request it cannot read: such a
     request is answered (``request-malformed``, ``head-too-large``), and
     any machine of the network could fill the player's terminal with the
-    warning, a line a request, and push the printed link out of sight."""
+    warning, a line a request, and push the printed link out of sight;
+    and its error for requests still running a second after a stop, whose
+    changes are awaited and answered all the same
+    (:func:`~terrace.web.endpoints.to_the_end`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != "Invalid HTTP request received."
+        return record.getMessage() != "Invalid HTTP request received." and not (
+            record.msg == STOP_CANCELS and record.levelno == logging.ERROR)
 
 
 _QUIET = _NoParseWarnings()

@@ -208,8 +208,14 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
 # -- refusals: every exception becomes a status and a reason here, nowhere else
 
 _HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
-_UNAVAILABLE = (Refusal.DATABASE_BUSY, Refusal.DATABASE_LOCKED_OUT, Refusal.VERDICT_CACHE_BUSY,
-                Refusal.DATABASE_UNUSABLE, Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED,
+RETRY_AFTER = 5
+"""The seconds after which a refusal of work that cannot be done now (every
+solver process busy, a database another program holds) says to ask again
+(``Retry-After``)."""
+_BUSY = (Refusal.DATABASE_BUSY, Refusal.DATABASE_LOCKED_OUT, Refusal.VERDICT_CACHE_BUSY)
+"""The refusals of a file another program holds: asked again later, the
+request may succeed (``Retry-After``)."""
+_UNAVAILABLE = (*_BUSY, Refusal.DATABASE_UNUSABLE, Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED,
                 Refusal.VERDICT_CACHE_UNUSABLE,
                 Refusal.VERDICT_CACHE_NEWER, Refusal.VERDICT_CACHE_FOREIGN, Refusal.VERDICT_CACHE_GAMES,
                 Refusal.VERDICT_CACHE_NOT_STORED)
@@ -263,7 +269,18 @@ async def refused(request: Request, exc: Exception) -> Response:
     response = json_response(body, status=reason.status)
     if isinstance(exc, ApiError):
         response.headers.update(exc.headers)
+    elif _busy(exc):
+        response.headers["retry-after"] = str(RETRY_AFTER)
     return response
+
+
+def _busy(exc: Exception) -> bool:
+    """True when ``exc`` refuses a request for a file another program holds
+    (a change not saved for it included): 503 without ``Retry-After``
+    before, unlike the solver's own busy refusals."""
+    if isinstance(exc, StoreWriteError):
+        return exc.fault == "busy"
+    return isinstance(exc, StoreError | VerdictCacheError) and exc.code in _BUSY
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -41,6 +41,10 @@ MAX_CONNECTIONS = 100
 """Open connections (and requests in progress) beyond which a request is
 answered 503 at once: the page needs a handful."""
 BROWSER_DELAY = 0.5
+STOP_GRACE_SECONDS = 1
+"""Seconds the requests still running at a stop have to end; uvicorn then
+cancels them (a change under way is awaited all the same: see
+:func:`terrace.web.endpoints.to_the_end`)."""
 """Seconds between the server's start and opening the browser."""
 
 
@@ -218,19 +222,24 @@ def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
     # TLS is the protocol's, not uvicorn's: see https_protocol)
     protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan=lifespan,
-                          timeout_graceful_shutdown=1, http=protocol, proxy_headers=False,
+                          timeout_graceful_shutdown=STOP_GRACE_SECONDS, http=protocol, proxy_headers=False,
                           h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
 
 
-def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None) -> None:
+def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None,
+          store: GameStore | None = None) -> None:
     """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
-    are stopped as soon as a stop is asked for, so the server ends within a
-    second or two."""
+    are stopped as soon as a stop is asked for, and so are the waits of
+    ``store``'s changes for a database another program holds (see
+    :meth:`~terrace.storage.GameStore.stop_waiting`), so the server ends
+    within a second or two and answers each request it has begun."""
     import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             pool.closing.set()
+            if store is not None:
+                store.stop_waiting()
             super().handle_exit(sig, frame)
 
     config = server_config(app, tls)
@@ -280,7 +289,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
         own = None if keys is None else keys.one_link()
         opened = url if own is None else game_link(settings.host, port, own, scheme)
         threading.Timer(BROWSER_DELAY, open_browser, args=(opened, keys, own)).start()
-    serve(app, sock, pool, settings.tls)
+    serve(app, sock, pool, settings.tls, store)
 
 
 def open_browser(url: str, keys: RemoteKeys | None = None, own: str | None = None) -> None:
