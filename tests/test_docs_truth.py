@@ -326,14 +326,15 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
+    from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, verdicts
+    from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
-    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
+    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server, workers
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
     from test_solver_core import OPTION_SETS, WHOLE_DEAL_SETS
@@ -341,6 +342,27 @@ def _limits() -> list[tuple[str, str, object]]:
     pool = inspect.signature(SolverPool).parameters
     budgets = CoachBudgets()
     return [
+        ("README.md", "is from {} s to one day ({} s)",
+         (str(cli_options.MIN_SECONDS), str(round(cli_options.MAX_SECONDS)))),
+        ("README.md", "`--max-nodes` at most 10^{} positions", len(str(cli_options.MAX_NODES)) - 1),
+        ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
+         (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
+        ("README.md", "with `--jobs` 1 to {}", survey.MAX_WORKERS),
+        ("cluster.md", "(N from 1 to {}, and at most one per core", survey.MAX_WORKERS),
+        ("cluster.md", "A survey covers at most {} deals, on a cluster too", survey.MAX_SURVEY_DEALS),
+        ("api.md", "whose bytes wait {} s for the client to read them", protocol.WRITE_SECONDS),
+        ("api.md", "the game's requests have {} worker threads of their own", endpoints.GAME_THREADS),
+        ("api.md", "the {} games\n  hinted last are remembered", workers.PREFERRED_KEYS),
+        ("api.md", "a process not started within {} s is\n  replaced", workers.START_LIMIT),
+        ("api.md", "may go\n  on {} s past a search's budget", workers.OVERRUN_GRACE),
+        ("api.md", "neither runs nor uses any CPU for\n  {} s", workers.STALL),
+        ("api.md", "a hold run out (after {} minutes)", security.HELD_SECONDS // 60),
+        ("cluster.md", "within {} s when the\n  scheduler", cluster.ASK_SECONDS),
+        ("winnability.md", "at most {} verdicts (`survey.GROUP_VERDICTS`)", survey.GROUP_VERDICTS),
+        ("winnability.md", "up to {} s of budget, at most {}\ndeals",
+         (survey.BATCH_SECONDS, survey.BATCH_DEALS)),
+        ("winnability.md", "holds more than {} GB\nafter a deal (`survey.WORKER_MEMORY_KB`",
+         survey.WORKER_MEMORY_KB // 2**20),
         ("api.md", "a body is at most {} KiB", security.MAX_BODY // 1024),
         ("api.md", "must arrive within {} s", replies.BODY_SECONDS),
         ("api.md", "the body did not arrive within {} s", replies.BODY_SECONDS),
