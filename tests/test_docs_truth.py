@@ -698,3 +698,27 @@ def test_the_warning_storage_md_quotes_for_an_index_dropped_by_hand_is_the_one_l
     quoted = "the index events_by_game is missing, so reading games was slow; made again"
     assert logged == [f"games.sqlite: {quoted}"]
     assert f"(\"{quoted}\")" in _prose_and_blocks(ROOT / "docs" / "storage.md")[0]
+
+
+# -- pinned versions ------------------------------------------------------------------------------
+
+
+def test_the_versions_the_docs_pin_are_pyproject_s() -> None:
+    """Each ``name==version`` a page writes (cluster.md's install command
+    for the extra, the version PyPI lacks) is the pin of pyproject.toml,
+    or terrace's own version: a pin moved there leaves no stale command."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = {"terrace": project["version"]}
+    extras = [requirement for group in project["optional-dependencies"].values() for requirement in group]
+    for requirement in [*project["dependencies"], *extras]:
+        name, _, version = requirement.partition("==")
+        pins[name.strip().lower()] = version.strip()
+    written = [(page.name, name.lower(), version) for page in PAGES
+               for name, version in re.findall(r"\b([A-Za-z][\w.-]*)(?:\[\w+\])?==([\w.]+)",
+                                               page.read_text(encoding="utf-8"))]
+    assert any(name == "distributed" for _, name, _ in written)
+    stale = [(page, name, version, pins.get(name)) for page, name, version in written
+             if pins.get(name) != version]
+    assert not stale, f"pins the docs write that pyproject.toml does not: {stale}"
