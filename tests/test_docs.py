@@ -24,7 +24,7 @@ from terrace.cli import all_commands, main
 from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
-from terrace.variants import VARIANTS
+from terrace.variants import VARIANTS, get_rules
 from terrace.web.app import create_app
 from terrace.web.why import Why
 from web_support import app_client
@@ -56,6 +56,21 @@ def test_rules_md_states_each_options_limits() -> None:
         if option.kind is OptionKind.INT:
             row = next(line for line in text.splitlines() if line.startswith(f"| `--{option.name}"))
             assert option.range_text() in row, (option.name, row)
+
+
+def test_rules_md_option_table_gives_standard_terraces_values() -> None:
+    """The option table's last column, "standard Terrace", is the value of
+    each option in the ``terrace`` preset (a number, a choice in code, yes
+    or no): nothing held it, only the limits beside it."""
+    text = (DOCS / "rules.md").read_text()
+    terrace = get_rules("terrace")
+    for option in RULE_OPTIONS.values():
+        flag = "--" + option.name.replace("_", "-")
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{flag}"))
+        value = getattr(terrace, option.name)
+        written = ("yes" if value else "no") if isinstance(value, bool) else (
+            f"`{value}`" if option.kind is OptionKind.CHOICE else str(value))
+        assert row.rstrip(" |").rsplit("|", 1)[1].strip() == written, (option.name, row)
 
 
 # -- routes -------------------------------------------------------------------------
