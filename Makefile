@@ -2,8 +2,11 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
-PORT   ?= 8000
+# Where `make play` serves: from make's command line (make play PORT=8001),
+# never from the environment, where other programs keep theirs (tcsh exports
+# HOST, the machine's name; web tools' HOST=0.0.0.0 and PORT=3000).
+HOST   := 127.0.0.1
+PORT   := 8000
 
 .PHONY: play test lint typecheck unit browser-deps build-deps bench clean
 

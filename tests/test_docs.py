@@ -5,9 +5,12 @@ code has its English and German text (and every text renders)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
 import string
+import subprocess
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from terrace.cli import all_commands, main
 from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
-from terrace.variants import VARIANTS
+from terrace.variants import VARIANTS, get_rules
 from terrace.web.app import create_app
 from terrace.web.why import Why
 from web_support import app_client
@@ -53,6 +56,21 @@ def test_rules_md_states_each_options_limits() -> None:
         if option.kind is OptionKind.INT:
             row = next(line for line in text.splitlines() if line.startswith(f"| `--{option.name}"))
             assert option.range_text() in row, (option.name, row)
+
+
+def test_rules_md_option_table_gives_standard_terraces_values() -> None:
+    """The option table's last column, "standard Terrace", is the value of
+    each option in the ``terrace`` preset (a number, a choice in code, yes
+    or no): nothing held it, only the limits beside it."""
+    text = (DOCS / "rules.md").read_text()
+    terrace = get_rules("terrace")
+    for option in RULE_OPTIONS.values():
+        flag = "--" + option.name.replace("_", "-")
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{flag}"))
+        value = getattr(terrace, option.name)
+        written = ("yes" if value else "no") if isinstance(value, bool) else (
+            f"`{value}`" if option.kind is OptionKind.CHOICE else str(value))
+        assert row.rstrip(" |").rsplit("|", 1)[1].strip() == written, (option.name, row)
 
 
 # -- routes -------------------------------------------------------------------------
@@ -402,9 +420,42 @@ def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port
     assert re.search(r"^terrace = ", scripts.strip(), re.MULTILINE)
     assert f"its command is `{venv.group(1)}/bin/terrace` and its Python `{venv.group(1)}/bin/python`" in text
     assert f"`. {venv.group(1)}/bin/activate`" in text
-    port = re.search(r"^PORT\s*\?=\s*(\d+)$", makefile, re.MULTILINE)
+    port = re.search(r"^PORT\s*[:?]?=\s*(\d+)$", makefile, re.MULTILINE)
     assert port is not None and "--port $(PORT)" in makefile
     assert f"`make play PORT=8001` serves on another port when {port.group(1)} is taken" in text
+
+
+def _make_play_command(*assignments: str, **environment: str) -> list[str]:
+    """The words of the ``terrace play`` line ``make -n play`` would run."""
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("no make here")
+    env = {name: value for name, value in os.environ.items() if name not in ("HOST", "PORT", "MAKEFLAGS")}
+    dry = subprocess.run([make, "-n", "-C", str(DOCS.parent), "play", *assignments],
+                         env={**env, **environment}, capture_output=True, text=True, check=True)
+    lines = [line for line in dry.stdout.splitlines() if "/terrace play " in line]
+    assert len(lines) == 1, dry.stdout
+    return shlex.split(lines[0])
+
+
+def test_make_play_serves_where_the_readme_says_whatever_the_environment_holds() -> None:
+    """README: `make play` starts the game on 127.0.0.1 (port 8000, another
+    with `make play PORT=8001`). The Makefile took HOST and PORT from the
+    environment too, where other programs keep theirs: with tcsh's HOST (the
+    machine's name) or a web tool's HOST=0.0.0.0 and PORT=3000 exported,
+    `make play` ran `terrace play --host 0.0.0.0 --port 3000`, which play
+    refuses ("--host 0.0.0.0 lets other machines ... reach the game"), a
+    host the player never gave."""
+    readme = " ".join((DOCS.parent / "README.md").read_text().split())
+    host = re.search(r"make play # makes \.venv, installs, starts the web game on (\S+) ", readme)
+    port = re.search(r"`make play PORT=8001` serves on another port when (\d+) is taken", readme)
+    assert host and port
+    plain = ["--host", host.group(1), "--port", port.group(1)]
+    for environment in ({}, {"HOST": "0.0.0.0", "PORT": "3000"}, {"HOST": "workstation.example"}):
+        words = _make_play_command(**environment)
+        assert words[words.index("--host"):] == plain, environment
+    words = _make_play_command("PORT=8001", "HOST=::1", HOST="0.0.0.0", PORT="3000")
+    assert words[words.index("--host"):] == ["--host", "::1", "--port", "8001"]
 
 
 def test_readme_says_when_the_fair_hint_follows_a_proved_line() -> None:

@@ -326,14 +326,15 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
+    from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, verdicts
+    from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
-    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
+    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server, workers
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
     from test_solver_core import OPTION_SETS, WHOLE_DEAL_SETS
@@ -341,6 +342,27 @@ def _limits() -> list[tuple[str, str, object]]:
     pool = inspect.signature(SolverPool).parameters
     budgets = CoachBudgets()
     return [
+        ("README.md", "is from {} s to one day ({} s)",
+         (str(cli_options.MIN_SECONDS), str(round(cli_options.MAX_SECONDS)))),
+        ("README.md", "`--max-nodes` at most 10^{} positions", len(str(cli_options.MAX_NODES)) - 1),
+        ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
+         (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
+        ("README.md", "with `--jobs` 1 to {}", survey.MAX_WORKERS),
+        ("cluster.md", "(N from 1 to {}, and at most one per core", survey.MAX_WORKERS),
+        ("cluster.md", "A survey covers at most {} deals, on a cluster too", survey.MAX_SURVEY_DEALS),
+        ("api.md", "whose bytes wait {} s for the client to read them", protocol.WRITE_SECONDS),
+        ("api.md", "the game's requests have {} worker threads of their own", endpoints.GAME_THREADS),
+        ("api.md", "the {} games\n  hinted last are remembered", workers.PREFERRED_KEYS),
+        ("api.md", "a process not started within {} s is\n  replaced", workers.START_LIMIT),
+        ("api.md", "may go\n  on {} s past a search's budget", workers.OVERRUN_GRACE),
+        ("api.md", "neither runs nor uses any CPU for\n  {} s", workers.STALL),
+        ("api.md", "a hold run out (after {} minutes)", security.HELD_SECONDS // 60),
+        ("cluster.md", "within {} s when the\n  scheduler", cluster.ASK_SECONDS),
+        ("winnability.md", "at most {} verdicts (`survey.GROUP_VERDICTS`)", survey.GROUP_VERDICTS),
+        ("winnability.md", "up to {} s of budget, at most {}\ndeals",
+         (survey.BATCH_SECONDS, survey.BATCH_DEALS)),
+        ("winnability.md", "holds more than {} GB\nafter a deal (`survey.WORKER_MEMORY_KB`",
+         survey.WORKER_MEMORY_KB // 2**20),
         ("api.md", "a body is at most {} KiB", security.MAX_BODY // 1024),
         ("api.md", "must arrive within {} s", replies.BODY_SECONDS),
         ("api.md", "the body did not arrive within {} s", replies.BODY_SECONDS),
@@ -676,3 +698,27 @@ def test_the_warning_storage_md_quotes_for_an_index_dropped_by_hand_is_the_one_l
     quoted = "the index events_by_game is missing, so reading games was slow; made again"
     assert logged == [f"games.sqlite: {quoted}"]
     assert f"(\"{quoted}\")" in _prose_and_blocks(ROOT / "docs" / "storage.md")[0]
+
+
+# -- pinned versions ------------------------------------------------------------------------------
+
+
+def test_the_versions_the_docs_pin_are_pyproject_s() -> None:
+    """Each ``name==version`` a page writes (cluster.md's install command
+    for the extra, the version PyPI lacks) is the pin of pyproject.toml,
+    or terrace's own version: a pin moved there leaves no stale command."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = {"terrace": project["version"]}
+    extras = [requirement for group in project["optional-dependencies"].values() for requirement in group]
+    for requirement in [*project["dependencies"], *extras]:
+        name, _, version = requirement.partition("==")
+        pins[name.strip().lower()] = version.strip()
+    written = [(page.name, name.lower(), version) for page in PAGES
+               for name, version in re.findall(r"\b([A-Za-z][\w.-]*)(?:\[\w+\])?==([\w.]+)",
+                                               page.read_text(encoding="utf-8"))]
+    assert any(name == "distributed" for _, name, _ in written)
+    stale = [(page, name, version, pins.get(name)) for page, name, version in written
+             if pins.get(name) != version]
+    assert not stale, f"pins the docs write that pyproject.toml does not: {stale}"
