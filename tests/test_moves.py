@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import given
@@ -193,8 +195,12 @@ def test_a_number_with_a_leading_zero_is_refused_as_the_places_are(text: str) ->
     texts, and a place two spellings of which one was refused."""
     with pytest.raises(InvalidMoveError, match="without leading zeros") as info:
         Move.parse(text)
+    # (its example is the move itself written so: 'c01' was told "t1f, not t01f", about piles)
+    written = re.sub(r"(?<![0-9])0+(?=[0-9])", "", text.lower())
     assert info.value.reason is not None and info.value.reason.params["problem"] == Reason(
-        Refusal.MOVE_LEADING_ZERO)
+        Refusal.MOVE_LEADING_ZERO, written=written, given=text.lower())
+    assert str(info.value).endswith(f"without leading zeros ({written}, not {text.lower()})")
+    assert str(Move.parse(written)) == written
 
 
 _NUMBER = st.sampled_from(["", "0", "00", "01", "1", "2", "09", "10", "010", "12"])

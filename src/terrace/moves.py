@@ -196,8 +196,9 @@ def _parse(text: str, shown: str) -> Move:
     match = _PATTERN.fullmatch(text)
     if match is None:
         raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
-    if _LEADING_ZERO.search(text):
-        raise _unreadable(shown, Reason(Refusal.MOVE_LEADING_ZERO))
+    if _LEADING_ZERO.search(text):  # (the example is this move written so: not another's)
+        raise _unreadable(shown, Reason(Refusal.MOVE_LEADING_ZERO, written=clip(_ZEROS.sub("", text)),
+                                        given=clip(text)))
     if match["choice"] is not None:
         index = int(match["choice"])
         if index < 1:
@@ -218,6 +219,8 @@ def _parse(text: str, shown: str) -> Move:
 
 _LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
 """A number of a move written with a leading zero (``t01f``)."""
+_ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
+"""The leading zeros of a move's numbers (``c001`` is ``c1`` without them)."""
 
 
 def _unreadable(text: str, problem: Reason) -> InvalidMoveError:

@@ -463,8 +463,8 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "a card cannot move onto its own pile",
         "Eine Karte kann nicht auf ihren eigenen Stapel."),
     Refusal.MOVE_LEADING_ZERO: Wording(
-        _BAD, "numbers are written without leading zeros (t1f, not t01f)",
-        "Nummern werden ohne führende Nullen geschrieben (t1f, nicht t01f)."),
+        _BAD, "numbers are written without leading zeros ({written}, not {given})",
+        "Nummern werden ohne führende Nullen geschrieben ({written}, nicht {given})."),
     Refusal.MOVES_TOO_MANY: Wording(
         _BAD, "a list of moves may hold at most {most:count} moves",
         "Eine Zugliste darf höchstens {most:count} Züge enthalten."),
