@@ -47,6 +47,20 @@ def test_variants_lists_every_preset() -> None:
         assert line.startswith(name) and TITLES[name] in line and get_rules(name).describe() in line
 
 
+def test_rule_choices_and_players_are_taken_in_any_case_as_variant_names_are(tmp_path: Path) -> None:
+    """`-v FALLING-STAR` was taken but `--foundations SUIT` refused ("'SUIT'
+    is not one of 'alternate', 'suit'"), and `--player GREEDY` too: each
+    is now taken in any case, as the choice it names."""
+    survey = run("survey", "-v", "FALLING-STAR", "--deals", "1", "--player", "GREEDY",
+                 "--foundations", "SUIT", "--spaces", "Free", "--jobs", "1", "--json",
+                 "--verdicts-db", str(tmp_path / "v.sqlite3"))
+    assert survey.exit_code == 0, survey.output
+    report = json.loads(survey.stdout.strip().splitlines()[-1])
+    rules = report["rules"]
+    assert (report["player"], rules["foundations"], rules["spaces"]) == ("greedy", "suit", "free")
+    assert run("show", "-n", "1", "--foundations", "suits").exit_code == 2
+
+
 def test_variants_names_the_other_names_that_variant_takes() -> None:
     """`terrace variants` listed no other names: that Queen of Italy and
     Signora are Terrace (and `-v signora` plays it) was nowhere in it,

@@ -194,7 +194,7 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
         return once_option(f"{flag}/{no}", option.name, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return once_option(flag, option.name, type=click.Choice(option.choices),
+        return once_option(flag, option.name, type=click.Choice(option.choices, case_sensitive=False),
                            help=help_text)
     return once_option(flag, option.name, type=WholeNumber(),
                        help=f"{option.help}: {option.range_text()}.")
