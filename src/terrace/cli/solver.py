@@ -227,7 +227,8 @@ def _line_moves(line: str) -> list[Move]:
 @rule_options
 @once_option("--deals", type=DealRange(), default="1-1000", show_default=True,
              help="Deal numbers, e.g. 1-10000.")
-@once_option("--player", type=click.Choice(PLAYERS, case_sensitive=False), default="perfect", show_default=True,
+@once_option("--player", type=click.Choice(PLAYERS, case_sensitive=False), default="perfect",
+             show_default=True,
              help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
 @once_option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @once_option("--seed", type=WholeNumber(0), default=0, show_default=True,
