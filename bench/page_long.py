@@ -3,7 +3,7 @@ drives Debian's Chromium against the real server (``terrace play`` on a
 temporary SQLite file) in three parts, each printing its figures.
 
     .venv/bin/python bench/page_long.py [--lengths 100,10000,99990] [--runs 5]
-                                        [--new-games 200] [--played 60] [--pointer-moves 60]
+                                        [--new-games 200] [--played 60] [--reserve N] [--pointer-moves 60]
                                         [--skip lengths,new-games,largest]
 
 * ``lengths``: for a stored game of each length (bench/long.py's: eight
@@ -18,7 +18,7 @@ temporary SQLite file) in three parts, each printing its figures.
   document, nodes outside it, event listeners, JS heap) after the first
   five, half-way and at the end.
 * ``largest``: eight packs, twenty piles, twenty candidates, after
-  ``--played`` moves, at 1280x800 and 390x844: a reload, a card dragged
+  ``--played`` moves (a terrace of ``--reserve`` cards), at 1280x800 and 390x844: a reload, a card dragged
   across the board in ``--pointer-moves`` moves (the gaps between animation frames and the renderer's
   main-thread time per pointer move, beside that of the same moves with no
   card in hand), and six resizes (each until the
@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,9 +47,9 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser_support import CLICK_SHOWN  # noqa: E402
+from browser_support import ATTACHED, CLICK_SHOWN  # noqa: E402
 from long import store_games  # noqa: E402
-from web import start_server  # noqa: E402
+from web import start_server, stop_server  # noqa: E402
 from web_support import CHROMIUM  # noqa: E402
 
 PARTS = ("lengths", "new-games", "largest")
@@ -63,12 +61,6 @@ CLICK_SHOWN
   await NEXT_FRAME;
   return performance.now() - start;
 }""".replace("CLICK_SHOWN", CLICK_SHOWN).replace("NEXT_FRAME", NEXT_FRAME)
-ATTACHED = """() => {
-  let n = 0;
-  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
-  while (walker.nextNode()) n += 1;
-  return n;
-}"""
 COUNT_FRAMES = """() => {
   window.benchFrames = [];
   const tick = (at) => {
@@ -78,7 +70,7 @@ COUNT_FRAMES = """() => {
   window.benchStop = false;
   requestAnimationFrame(tick);
 }"""
-LARGEST = {"variant": "terrace", "deal_number": 4, "options": {"decks": 8, "piles": 20, "candidates": 20}}
+LARGEST = {"decks": 8, "piles": 20, "candidates": 20}
 
 
 class Page:
@@ -99,18 +91,25 @@ class Page:
         """The renderer's main-thread time so far."""
         return self.metrics()["TaskDuration"] * 1000
 
+    def attached(self, selector: str) -> None:
+        """Wait for ``selector`` in the document, looked for at each frame
+        (Playwright's own waits, even for an element merely attached, measure
+        the element's box again and again: a layout of the whole board each
+        time, most of a resize's main-thread time was theirs)."""
+        self.page.wait_for_function("(selector) => document.querySelector(selector) !== null", arg=selector)
+
     def open(self) -> float:
         """Load the page's address; the ms until the game is drawn."""
         started = time.perf_counter()
         self.page.goto(self.url)
-        self.page.wait_for_selector(READY)
+        self.attached(READY)
         self.page.evaluate(NEXT_FRAME)
         return (time.perf_counter() - started) * 1000
 
     def reload(self) -> float:
         started = time.perf_counter()
         self.page.reload()
-        self.page.wait_for_selector(READY)
+        self.attached(READY)
         self.page.evaluate(NEXT_FRAME)
         return (time.perf_counter() - started) * 1000
 
@@ -127,7 +126,7 @@ class Page:
         """A click on Hint until its answer is shown."""
         started = time.perf_counter()
         self.page.click("#btn-hint")
-        self.page.wait_for_selector("#btn-hint:not([aria-busy])")
+        self.attached("#btn-hint:not([aria-busy])")
         took = (time.perf_counter() - started) * 1000
         self.page.keyboard.press("Escape")
         return took
@@ -191,11 +190,14 @@ def new_games_part(browser: Any, url: str, count: int) -> None:
               f"{held['heap'] / 1000:>8.0f}")
 
 
-def largest_game(url: str, played: int) -> str:
-    """The largest rules after ``played`` moves (a seeded choice, a draw a third as often)."""
+def largest_game(url: str, played: int, reserve: int | None) -> str:
+    """The largest rules (a terrace of ``reserve`` cards, or Terrace's) after
+    ``played`` moves (a seeded choice, a draw a third as often)."""
     choose = random.Random(3)
+    options = LARGEST if reserve is None else {**LARGEST, "reserve": reserve}
+    body = {"variant": "terrace", "deal_number": 4, "options": options}
     with httpx.Client(base_url=url, trust_env=False, timeout=60) as client:
-        game: dict[str, Any] = client.post("/api/games", json=LARGEST).json()
+        game: dict[str, Any] = client.post("/api/games", json=body).json()
         for _ in range(played):
             others = [move for move in game["legal_moves"] if move != "s"]
             move = choose.choice(others) if others and choose.random() < 0.7 else "s"
@@ -238,14 +240,15 @@ def resizes(page: Page, width: int, height: int) -> list[tuple[float, float]]:
     for to_width, to_height in ((width + 100, height - 100), (width, height)) * 3:
         before, started = page.main_thread_ms(), time.perf_counter()
         page.page.set_viewport_size({"width": to_width, "height": to_height})
-        page.page.wait_for_selector(f"body[data-fitted='{to_width}x{to_height}']")
+        page.attached(f"body[data-fitted='{to_width}x{to_height}']")
         times.append(((time.perf_counter() - started) * 1000, page.main_thread_ms() - before))
     return times
 
 
 def largest_part(browser: Any, url: str, args: argparse.Namespace) -> None:
-    game_id = largest_game(url, args.played)
-    print(f"eight packs, twenty piles, twenty candidates after {args.played} moves (ms, medians)")
+    game_id = largest_game(url, args.played, args.reserve)
+    terrace = "" if args.reserve is None else f", a terrace of {args.reserve}"
+    print(f"eight packs, twenty piles, twenty candidates{terrace} after {args.played} moves (ms, medians)")
     print(f"{'window':>9} {'elements':>9} {'reload':>7} {'frame gap':>10} {'worst gap':>10}"
           f" {'per move':>9} {'no card':>8} {'resize':>7} {'its main thread':>16}")
     for width, height in ((1280, 800), (390, 844)):
@@ -281,12 +284,7 @@ def run(parts: set[str], args: argparse.Namespace, folder: str) -> None:
                     step()
             browser.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 def main() -> None:
@@ -296,6 +294,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="times each action is timed")
     parser.add_argument("--new-games", type=int, default=200, help="games begun one after the other")
     parser.add_argument("--played", type=int, default=60, help="moves played in the largest game")
+    parser.add_argument("--reserve", type=int, default=None,
+                        help="the terrace's cards in the largest game (Terrace's 11 unless given)")
     parser.add_argument("--pointer-moves", type=int, default=60, help="pointer moves of the drag")
     parser.add_argument("--skip", default="", help=f"parts to leave out, comma-separated: {', '.join(PARTS)}")
     args = parser.parse_args()
