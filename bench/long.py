@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import signal
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -40,7 +38,7 @@ from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.storage import MemoryStore, open_store
-from web import start_server
+from web import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADERS = {"content-type": "application/json"}
@@ -173,12 +171,7 @@ def main() -> None:
             client = Client(port, proc.pid)
             results = {length: measure(client, ids[length], args.runs, skip) for length in lengths}
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_server(proc)
     names = [name for name in REQUESTS if name not in skip]
     print("median round trip ms (median server CPU ms) per request, by game length in moves")
     print(f"{'request':12}" + "".join(f"{length:>20,}" for length in lengths))

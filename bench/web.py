@@ -52,6 +52,16 @@ def start_server(db: str, *options: str) -> tuple[subprocess.Popen[str], int]:
     return proc, int(match.group(1))
 
 
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    """Stop a server :func:`start_server` started (SIGTERM, killed after 10 s)."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 class Player:
     """One keep-alive connection playing random legal moves."""
 
@@ -175,12 +185,7 @@ def main() -> None:
             print(f"{args.clients} clients, {args.seconds:g} s: {percentiles(times)}, {rate:.0f} moves/s"
                   f"{cpu}")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_server(proc)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,16 @@ CLICK_SHOWN
 }""".replace("CLICK_SHOWN", CLICK_SHOWN)
 
 
+# The nodes in the document (a page's whole count, from Chrome's DevTools
+# protocol, less these: the nodes held outside it).
+ATTACHED = """() => {
+  let n = 0;
+  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+  while (walker.nextNode()) n += 1;
+  return n;
+}"""
+
+
 def need_browser() -> Any:
     try:
         from playwright.sync_api import sync_playwright

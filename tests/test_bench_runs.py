@@ -9,6 +9,7 @@ hunters ran out of memory)."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import selectors
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import need_browser
 from terrace.solver.search import core_available
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -149,3 +151,19 @@ def test_the_research_benchmark_prints_its_figures_for_the_largest_rules() -> No
     assert done.returncode == 0, done.stderr[-3000:]
     assert "largest: 1068 actions, tensors of 23728 floats, at most 20800 steps" in done.stdout, done.stdout
     assert "information_state_tensor" in done.stdout and "steps/s" in done.stdout
+
+
+@pytest.mark.browser
+def test_the_page_benchmark_of_long_and_large_games_prints_each_part() -> None:
+    """bench/page_long.py on tiny settings (a stored game of 10 moves, two
+    timings, two new games, a drag of three pointer moves): each part's
+    table, with its figures in each row."""
+    need_browser()
+    tiny = ["--lengths", "10", "--runs", "2", "--new-games", "2", "--played", "3", "--pointer-moves", "3"]
+    done = subprocess.run([sys.executable, str(BENCH / "page_long.py"), *tiny],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"\s+10( +\d+){6} +\d+ +\d+", lines[3]), done.stdout  # (moves, timings, heap, nodes)
+    assert [line.split()[0] for line in lines[6:9]] == ["5", "6", "7"], done.stdout
+    assert [line.split()[0] for line in lines[-2:]] == ["1280x800", "390x844"], done.stdout

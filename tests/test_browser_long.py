@@ -16,17 +16,9 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen
+from browser_support import ATTACHED, Api, moves_seen
 
 pytestmark = pytest.mark.browser
-
-ATTACHED = """() => {
-  let n = 0;
-  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
-  while (walker.nextNode()) n += 1;
-  return n;
-}"""
-
 
 class Held:
     """What the page holds now: ``nodes`` in the document, ``detached``
