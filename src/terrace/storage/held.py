@@ -267,13 +267,11 @@ def shm_holder(file: Path) -> int | None:
     """A process (other than this one) that holds the database ``file``
     open through SQLite's ``-shm`` index, as the system's lock table says;
     None when none does, or where that cannot be asked."""
-    try:
-        import fcntl
-    except ImportError:  # (Windows)
+    if not sys.platform.startswith("linux"):  # (the layout of struct flock below is Linux's)
         return None
+    import fcntl
+
     layout = "hhqqi4x"  # (struct flock on Linux: type, whence, start, length, pid)
-    if not sys.platform.startswith("linux"):
-        return None
     try:
         handle = os.open(f"{file}-shm", os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:

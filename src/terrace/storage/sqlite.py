@@ -2718,7 +2718,7 @@ class SqliteStore:
             if game.created_given or not game.id:
                 continue
             row = conn.execute("SELECT created_at FROM games WHERE id = ?", (game.id,)).fetchone()
-            if row is None or isinstance(row[0], bool) or not isinstance(row[0], (int, float)):
+            if row is None or not isinstance(row[0], (int, float)):  # (a damaged row: its own read says so)
                 continue
             created = float(row[0])
             if created > min(t for t in (game.updated_at, game.started_at) if t is not None):

@@ -41,11 +41,11 @@ MAX_CONNECTIONS = 100
 """Open connections (and requests in progress) beyond which a request is
 answered 503 at once: the page needs a handful."""
 BROWSER_DELAY = 0.5
+"""Seconds between the server's start and opening the browser."""
 STOP_GRACE_SECONDS = 1
 """Seconds the requests still running at a stop have to end; uvicorn then
 cancels them (a change under way is awaited all the same: see
 :func:`terrace.web.endpoints.to_the_end`)."""
-"""Seconds between the server's start and opening the browser."""
 
 
 class ListenError(TerraceError):
