@@ -140,14 +140,22 @@ def test_a_pool_of_no_whole_number_of_workers_is_refused_before_anything_runs(
     store.close()
 
 
+@pytest.mark.parametrize("cluster", [False, True])
 @pytest.mark.parametrize("rules", ["terrace", None])
-def test_rules_that_are_no_rules_are_refused_by_name(tmp_path: Path, rules: object) -> None:
+def test_rules_that_are_no_rules_are_refused_by_name(tmp_path: Path, rules: object, cluster: bool) -> None:
     """run_survey("terrace", ...) failed with "'str' object has no attribute
-    'as_played'" (an AttributeError from deep inside); it is a TypeError
-    that says what to pass, before the store is touched."""
+    'as_played'" (an AttributeError from deep inside), and so did
+    run_cluster_survey; each is a TypeError that says what to pass, before
+    the store (or a cluster) is touched."""
+    from terrace.solver.cluster import run_cluster_survey
+
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     with pytest.raises(TypeError, match=r"^rules must be a Rules \(for a preset: terrace.get_rules"):
-        survey.run_survey(rules, 1, 3, jobs=1, max_seconds=0.01, store=store)  # type: ignore[arg-type]
+        if cluster:
+            run_cluster_survey(rules, 1, 3, scheduler="local:1", max_seconds=0.01,  # type: ignore[arg-type]
+                               store=store)
+        else:
+            survey.run_survey(rules, 1, 3, jobs=1, max_seconds=0.01, store=store)  # type: ignore[arg-type]
     assert store.is_empty()
     store.close()
 

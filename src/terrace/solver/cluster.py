@@ -46,7 +46,7 @@ from urllib.parse import urlsplit
 
 from terrace.deal import DEAL_VERSION
 from terrace.refusals import clip, quote
-from terrace.rules import Rules
+from terrace.rules import Rules, given_rules
 from terrace.solver.budget import check_budget
 from terrace.solver.extras import install_command
 from terrace.solver.fair import FAIR_VERSION
@@ -489,6 +489,7 @@ def run_cluster_survey(
     cluster (no scheduler, no usable worker, the scheduler gone) is a
     :class:`ClusterError`; a scheduler's address is checked also when every
     deal is stored already (then nothing else is asked of the cluster)."""
+    rules = given_rules(rules, default=False)  # (as run_survey: a preset's name is no rules)
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
     kind, where = parse_scheduler(scheduler)
