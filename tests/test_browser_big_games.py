@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from browser_support import Api, drag, moves_seen, resize, top, until
-from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
+from test_browser_layout import EIGHT_PACKS, KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 from web_support import game_line
 
 pytestmark = pytest.mark.browser
 
-EIGHT_PACKS = {"decks": 8, "piles": 20, "candidates": 20, "reserve": 40}
 
 # Each covered terrace card: its rank index (rank and suit) under no later
 # card of the terrace, and its font size.

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from browser_support import Api, until
-from test_browser_big_games import EIGHT_PACKS, FOUR_PACKS, RUNS
-from test_browser_layout import PHONE, assert_fits, run, stack_high
+from test_browser_big_games import FOUR_PACKS, RUNS
+from test_browser_layout import EIGHT_PACKS, PHONE, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 

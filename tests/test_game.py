@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from store_support import count_pushes
 from terrace.actions import action_moves
 from terrace.board import Board
 from terrace.errors import IllegalMoveError, NoMoveError
@@ -24,11 +25,12 @@ from terrace.variants import PRESETS, get_rules
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _snapshot(state: State) -> tuple[object, ...]:
+def snapshot(state: State) -> tuple[object, ...]:
+    """Everything a state says of itself, and its board's position and stacks."""
     board = state.board()
     return (state.observation_string(), state.information_state_string(), state.observation_tensor(),
             state.information_state_tensor(), state.legal_actions(), state.history(), state.returns(),
-            board.position(), board.move_stack, board.redo_stack)
+            state.is_terminal(), board.position(), board.move_stack, board.redo_stack)
 
 
 def _play(state: State, rng: random.Random) -> State:
@@ -71,12 +73,12 @@ def test_an_action_that_brings_back_a_position_is_refused_and_not_listed() -> No
         state.apply_action(rng.choice(state.legal_actions()))
     else:
         pytest.fail("no repeating move met in 500 actions")
-    before = _snapshot(state)
+    before = snapshot(state)
     with pytest.raises(IllegalMoveError) as caught:
         state.apply_action(board.move_to_action(back[0]))
     assert caught.value.reason.code is Refusal.ACTION_REPEATS
     assert "would bring back a position" in str(caught.value)
-    assert _snapshot(state) == before
+    assert snapshot(state) == before
 
 
 def test_the_length_limit_ends_a_game() -> None:
@@ -118,11 +120,11 @@ def test_apply_then_undo_restores_everything_at_every_step() -> None:
         for _ in range(60):
             if state.is_terminal():
                 break
-            before = _snapshot(state)
+            before = snapshot(state)
             for action in state.legal_actions():
                 state.apply_action(action)
                 assert state.undo() == action
-                assert _snapshot(state) == before, (name, action)
+                assert snapshot(state) == before, (name, action)
             state.apply_action(rng.choice(state.legal_actions()))
 
 
@@ -137,11 +139,11 @@ def test_clone_is_independent() -> None:
     for _ in range(20):
         state.apply_action(rng.choice(state.legal_actions()))
     copy = state.clone()
-    before = _snapshot(state)
+    before = snapshot(state)
     _play(copy, random.Random(1))
     while copy.history():
         copy.undo()
-    assert _snapshot(state) == before
+    assert snapshot(state) == before
     state.apply_action(state.legal_actions()[0])
     assert copy.history() == []
 
@@ -364,12 +366,12 @@ def test_legal_actions_come_in_increasing_order() -> None:
 def test_lists_and_boards_handed_out_do_not_reach_into_the_state() -> None:
     state = State.new(get_rules("terrace"), 2)
     state.apply_action(state.legal_actions()[0])
-    before = repr(_snapshot(state))
+    before = repr(snapshot(state))
     state.legal_actions().clear()
     state.history().clear()
     board = state.board()
     board.push(next(iter(board.legal_moves)))
-    assert repr(_snapshot(state)) == before
+    assert repr(snapshot(state)) == before
 
 
 def test_after_an_undo_the_legal_actions_are_those_of_the_position() -> None:
@@ -461,11 +463,11 @@ def test_copy_copy_and_deepcopy_give_a_state_that_plays_on_alone() -> None:
     on the copy was played on the original too."""
     state = State.new(get_rules("terrace"), 1)
     state.apply_action(0)
-    before = _snapshot(state)
+    before = snapshot(state)
     for other in (copy.copy(state), copy.deepcopy(state)):
-        assert _snapshot(other) == before
+        assert snapshot(other) == before
         other.apply_action(other.legal_actions()[-1])
-        assert _snapshot(state) == before
+        assert snapshot(state) == before
 
 
 def test_the_information_state_string_is_observe_s_view() -> None:
@@ -492,11 +494,9 @@ def test_reading_the_information_state_plays_no_move(monkeypatch: pytest.MonkeyP
     rng = random.Random(3)
     for _ in range(30):
         state.apply_action(rng.choice(state.legal_actions()))
-    pushed: list[Move] = []
-    real_push = Board.push
-    monkeypatch.setattr(Board, "push", lambda board, move: (pushed.append(move), real_push(board, move))[1])
+    pushes = count_pushes(monkeypatch)
     assert "??" in state.information_state_string()
-    assert pushed == []
+    assert pushes == [0]
 
 
 @pytest.mark.parametrize("hidden", [-1, True, 1.0, "1", 91])

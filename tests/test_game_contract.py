@@ -27,6 +27,7 @@ from terrace.refusals import Refusal
 from terrace.rules import Rules
 from terrace.solver.observation import hidden_count
 from terrace.variants import PRESETS
+from test_game import snapshot
 from test_properties_wide import full_rules
 
 CONTRACT = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -54,19 +55,12 @@ def any_rules(draw: st.DrawFn) -> Rules:
 GAMES = st.tuples(any_rules(), st.integers(0, 2**40), st.integers(0, 2**32), st.integers(0, 40))
 
 
-def _snapshot(state: State) -> tuple[object, ...]:
-    board = state.board()
-    return (state.observation_string(), state.information_state_string(), state.observation_tensor(),
-            state.information_state_tensor(), state.legal_actions(), state.history(), state.returns(),
-            state.is_terminal(), board.position(), board.move_stack, board.redo_stack)
-
-
 def _check_actions(state: State, rng: random.Random) -> None:
     """Each legal action applies (as its move does on the board) and an undo
     takes it back exactly; the legal actions are the board's legal moves
     that bring back no position of the game's line (compared whole);
     other actions and non-actions are refused, changing nothing."""
-    before, board = _snapshot(state), state.board()
+    before, board = snapshot(state), state.board()
     legal = state.legal_actions()
     assert legal == sorted(set(legal)) and all(0 <= a < state.num_distinct_actions() for a in legal)
     for action in legal:
@@ -77,7 +71,7 @@ def _check_actions(state: State, rng: random.Random) -> None:
         played.push(move)
         assert state.observation_string() == played.position()
         assert state.undo() == action
-        assert _snapshot(state) == before
+        assert snapshot(state) == before
     reached, walk = {board.position_key()}, board.copy()
     while walk.move_stack:
         walk.pop()
@@ -96,7 +90,7 @@ def _check_actions(state: State, rng: random.Random) -> None:
                 assert error.reason.code in (Refusal.ACTION_REPEATS, Refusal.GAME_AT_LENGTH)
         else:
             raise AssertionError(f"{action} was applied, not in {legal}")
-        assert _snapshot(state) == before, action
+        assert snapshot(state) == before, action
     for value in (*NO_ACTIONS, state.num_distinct_actions()):
         try:
             state.apply_action(value)  # type: ignore[arg-type]
@@ -104,7 +98,7 @@ def _check_actions(state: State, rng: random.Random) -> None:
             assert error.reason.code is Refusal.NOT_AN_ACTION
         else:
             raise AssertionError(f"{value!r} was applied")
-        assert _snapshot(state) == before, value
+        assert snapshot(state) == before, value
 
 
 def _check_end(state: State) -> None:
@@ -156,23 +150,23 @@ def test_every_action_keeps_the_contract(game: tuple[Rules, int, int, int]) -> N
 def test_copies_play_on_alone(game: tuple[Rules, int, int, int]) -> None:
     rules, number, seed, length = game
     state, rng = _play(rules, number, seed, length)
-    before = _snapshot(state)
+    before = snapshot(state)
     replayed = State.new(rules, number)
     for action in state.history():  # (a state is its rules, its deal and its actions)
         replayed.apply_action(action)
     copies = [state.clone(), copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))]
     copies.append(replayed)
     for other in copies:
-        assert _snapshot(other) == before
+        assert snapshot(other) == before
         for _ in range(3):
             if other.is_terminal():
                 break
             other.apply_action(rng.choice(other.legal_actions()))
-        assert _snapshot(state) == before
+        assert snapshot(state) == before
     for other in copies:
         while len(other.history()) > len(state.history()):
             other.undo()
-        assert _snapshot(other) == before
+        assert snapshot(other) == before
 
 
 @CONTRACT

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from store_support import locked_by_another
 from terrace.board import Board
 from terrace.cli import main
 from terrace.deal import DEAL_VERSION
@@ -496,15 +497,10 @@ def test_a_verdict_that_another_programs_lock_keeps_out_is_said_to_be_busy(tmp_p
     busy, and so does a write now."""
     path = tmp_path / "v.sqlite3"
     store = VerdictStore(str(path), timeout=0.05)
-    writer = sqlite3.connect(path, isolation_level=None)
-    writer.execute("BEGIN IMMEDIATE")
-    try:
+    with locked_by_another(path):
         for write in (store.check_writable, lambda: store.put(Rules(), 3, Verdict("won", 10, 0.1, 5.0))):
             with pytest.raises(VerdictCacheError) as refused:
                 write()
             assert str(refused.value) == ("the verdict cache v.sqlite3 is busy (another program holds it): "
                                           "try again")
-    finally:
-        writer.execute("ROLLBACK")
-        writer.close()
     store.close()
