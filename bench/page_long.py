@@ -100,15 +100,16 @@ class Page:
 
     def open(self) -> float:
         """Load the page's address; the ms until the game is drawn."""
-        started = time.perf_counter()
-        self.page.goto(self.url)
-        self.attached(READY)
-        self.page.evaluate(NEXT_FRAME)
-        return (time.perf_counter() - started) * 1000
+        return self._drawn_after(lambda: self.page.goto(self.url))
 
     def reload(self) -> float:
+        """Load the page again; the ms until the game is drawn."""
+        return self._drawn_after(self.page.reload)
+
+    def _drawn_after(self, load: Callable[[], object]) -> float:
+        """The ms from ``load()`` until the game is drawn."""
         started = time.perf_counter()
-        self.page.reload()
+        load()
         self.attached(READY)
         self.page.evaluate(NEXT_FRAME)
         return (time.perf_counter() - started) * 1000
