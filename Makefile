@@ -1,5 +1,8 @@
 # The two commands of the README: `make play` and `make test`.
-PYTHON ?= python3
+# The Python that makes .venv: from make's command line (make play
+# PYTHON=python3.12), never from the environment, where an exported
+# PYTHON=python2 of another project would end in a misleading message.
+PYTHON := python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Where `make play` serves: from make's command line (make play PORT=8001),
@@ -35,6 +38,9 @@ bench: $(VENV)/.installed
 
 # A fresh Debian may lack the venv module (package python3-venv): install it when root.
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "Terrace needs Python 3.11 or newer; '$(PYTHON)' is not one (another: make play PYTHON=python3.12)"; \
+	  exit 1; }
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
 	  rm -rf $(VENV); \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \

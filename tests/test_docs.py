@@ -508,3 +508,39 @@ def test_rules_md_presets_table_matches_the_variants() -> None:
         aliases, cells = found[variant.name]
         assert aliases == list(variant.alias_names), variant.name
         assert cells == _preset_row(variant.rules), variant.name
+
+
+def test_make_takes_its_python_from_the_command_line_and_names_one_too_old(tmp_path: Path) -> None:
+    """The Makefile read PYTHON from the environment: with another project's
+    PYTHON=python2 exported, `make play` ran `python2 -m venv`, which failed,
+    and said "Python's venv module is missing: install python3-venv", a
+    package the machine had. Only make's command line sets it now, and a
+    Python older than the README's 3.11 is named as such."""
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("no make here")
+    env = {name: value for name, value in os.environ.items() if name not in ("PYTHON", "MAKEFLAGS")}
+
+    def recipe(*assignments: str, **environment: str) -> str:
+        dry = subprocess.run([make, "-n", "-B", "-C", str(DOCS.parent), ".venv/bin/python", *assignments],
+                             env={**env, **environment}, capture_output=True, text=True, check=True)
+        return dry.stdout
+
+    assert "python2" not in recipe(PYTHON="python2")
+    assert "python3.12 -m venv" in recipe("PYTHON=python3.12", PYTHON="python2")
+    readme = " ".join((DOCS.parent / "README.md").read_text().split())
+    oldest = re.search(r"Needs Python (\d+)\.(\d+) or newer", readme)
+    assert oldest is not None
+    makefile = (DOCS.parent / "Makefile").read_text()
+    assert f"sys.version_info < ({oldest.group(1)}, {oldest.group(2)})" in makefile
+    old_python = tmp_path / "python2"
+    old_python.write_text("#!/bin/sh\nexit 1\n")  # what python2 answers the check: sys.exit(True)
+    old_python.chmod(0o755)
+    shutil.copy(DOCS.parent / "Makefile", tmp_path)
+    made = subprocess.run([make, "-C", str(tmp_path), ".venv/bin/python", f"PYTHON={old_python}"],
+                          env=env, capture_output=True, text=True)
+    assert made.returncode != 0
+    assert f"Terrace needs Python {oldest.group(1)}.{oldest.group(2)} or newer; '{old_python}' is not one" \
+        in made.stdout
+    assert "python3-venv" not in made.stdout + made.stderr
+    assert not (tmp_path / ".venv").exists()
