@@ -32,7 +32,6 @@ runs made one after the other.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import tempfile
@@ -49,6 +48,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_support import ATTACHED, CLICK_SHOWN  # noqa: E402
 from long import store_games  # noqa: E402
+from page import played_game  # noqa: E402
 from web import start_server, stop_server  # noqa: E402
 from web_support import CHROMIUM  # noqa: E402
 
@@ -193,17 +193,12 @@ def new_games_part(browser: Any, url: str, count: int) -> None:
 
 def largest_game(url: str, played: int, reserve: int | None) -> str:
     """The largest rules (a terrace of ``reserve`` cards, or Terrace's) after
-    ``played`` moves (a seeded choice, a draw a third as often)."""
-    choose = random.Random(3)
+    ``played`` moves, fewer if the game ends first (bench/page.py's seeded
+    choice of moves)."""
     options = LARGEST if reserve is None else {**LARGEST, "reserve": reserve}
     body = {"variant": "terrace", "deal_number": 4, "options": options}
     with httpx.Client(base_url=url, trust_env=False, timeout=60) as client:
-        game: dict[str, Any] = client.post("/api/games", json=body).json()
-        for _ in range(played):
-            others = [move for move in game["legal_moves"] if move != "s"]
-            move = choose.choice(others) if others and choose.random() < 0.7 else "s"
-            game = client.post(f"/api/games/{game['id']}/moves", json={"move": move}).json()
-    return str(game["id"])
+        return str(played_game(client, body, played)["id"])
 
 
 def sweep(page: Page, x: float, y: float, width: int, height: int, steps: int) -> float:
