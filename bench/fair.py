@@ -28,7 +28,9 @@ from typing import Any
 from terrace.cli.options import DealRange, WholeNumber, argparse_type, seconds_argument
 from terrace.solver.fair import SETTING_LIMITS
 from terrace.solver.players import PLAYERS, player_settings
-from terrace.solver.survey import MAX_WORKERS, parse_range, percentile, run_survey, summarise
+from terrace.solver.pool import MAX_WORKERS
+from terrace.solver.survey import parse_range, run_survey
+from terrace.solver.tally import percentile, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
 

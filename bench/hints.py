@@ -52,7 +52,8 @@ from terrace.solver.api import SolveResult, solve
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
 from terrace.solver.lines import touches
-from terrace.solver.survey import parse_range, percentile
+from terrace.solver.survey import parse_range
+from terrace.solver.tally import percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
 

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from terrace.solver.chart import RateBar, win_rate_chart
 from terrace.solver.players import player_key
-from terrace.solver.survey import parse_range, summarise
+from terrace.solver.survey import parse_range
+from terrace.solver.tally import summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import PRESETS, get_rules
 

@@ -23,7 +23,8 @@ import time
 
 from terrace.cli.options import seconds_argument
 from terrace.solver.search import core_available, core_profiled
-from terrace.solver.survey import parse_range, percentile, run_survey
+from terrace.solver.survey import parse_range, run_survey
+from terrace.solver.tally import percentile
 from terrace.solver.verdicts import VerdictStore
 from terrace.variants import get_rules, variant_names
 

@@ -24,7 +24,7 @@ import time
 from contextlib import closing
 
 from terrace.cli.options import seconds_argument
-from terrace.solver.survey import percentile
+from terrace.solver.tally import percentile
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.variants import get_rules
 from terrace.web.endpoints import RANDOM_DEALS, WINNABLE_SECONDS

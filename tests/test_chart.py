@@ -10,7 +10,7 @@ import pytest
 
 from terrace.solver import chart
 from terrace.solver.chart import RateBar, win_rate_chart
-from terrace.solver.survey import wilson_interval
+from terrace.solver.tally import wilson_interval
 
 
 def test_survey_chart_is_a_png_with_the_title_drawn() -> None:
@@ -246,7 +246,7 @@ def test_the_times_of_a_large_survey_are_bucketed_and_summarised_without_waste()
     import random
 
     from terrace.solver.chart import time_buckets
-    from terrace.solver.survey import summarise
+    from terrace.solver.tally import summarise
     from terrace.solver.verdicts import Verdict
 
     chance = random.Random(5)

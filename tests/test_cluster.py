@@ -997,13 +997,13 @@ def test_the_worker_limit_is_one_fact_for_jobs_and_local_clusters() -> None:
     """256 was written twice (``MAX_JOBS`` of the command line for --jobs,
     ``MAX_WORKERS`` of the cluster for local:N): changed in one place, the
     two limits of one machine's workers would part. Both read
-    :data:`terrace.solver.survey.MAX_WORKERS` now."""
+    :data:`terrace.solver.pool.MAX_WORKERS` now."""
     from terrace.cli import all_commands
-    from terrace.solver import survey
+    from terrace.solver import pool as local_pool
 
-    assert cluster.MAX_WORKERS is survey.MAX_WORKERS
+    assert cluster.MAX_WORKERS is local_pool.MAX_WORKERS
     jobs = next(p for p in all_commands()["survey"].params if p.name == "jobs")
-    assert getattr(jobs.type, "maximum", None) == survey.MAX_WORKERS
+    assert getattr(jobs.type, "maximum", None) == local_pool.MAX_WORKERS
 
 
 def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:

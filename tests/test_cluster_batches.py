@@ -194,11 +194,11 @@ def test_a_long_cluster_survey_holds_no_second_account_of_the_deals_it_kept(
     import tracemalloc
     from contextlib import nullcontext
 
-    from terrace.solver import survey
+    from terrace.solver.tally import TALLY_PAGE, Tally
 
     deals = 20_000
-    tally = survey.Tally(1, deals)
-    for number in range(1, deals + 1, survey.TALLY_PAGE):  # (its pages made before the measure)
+    tally = Tally(1, deals)
+    for number in range(1, deals + 1, TALLY_PAGE):  # (its pages made before the measure)
         tally[number] = Verdict("won", 1, 0.1, 5.0)
     tally.clear()
     client = LeanClient(["tcp://a:1"])

@@ -329,6 +329,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
+    from terrace.solver import pool as local_pool
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
@@ -347,8 +348,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("README.md", "`--max-nodes` at most 10^{} positions", len(str(cli_options.MAX_NODES)) - 1),
         ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
          (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
-        ("README.md", "with `--jobs` 1 to {}", survey.MAX_WORKERS),
-        ("cluster.md", "(N from 1 to {}, and at most one per core", survey.MAX_WORKERS),
+        ("README.md", "with `--jobs` 1 to {}", local_pool.MAX_WORKERS),
+        ("cluster.md", "(N from 1 to {}, and at most one per core", local_pool.MAX_WORKERS),
         ("cluster.md", "A survey covers at most {} deals, on a cluster too", survey.MAX_SURVEY_DEALS),
         ("api.md", "whose bytes wait {} s for the client to read them", protocol.WRITE_SECONDS),
         ("api.md", "the game's requests have {} worker threads of their own", endpoints.GAME_THREADS),
@@ -361,8 +362,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("winnability.md", "at most {} verdicts (`survey.GROUP_VERDICTS`)", survey.GROUP_VERDICTS),
         ("winnability.md", "up to {} s of budget, at most {}\ndeals",
          (survey.BATCH_SECONDS, survey.BATCH_DEALS)),
-        ("winnability.md", "holds more than {} GB\nafter a deal (`survey.WORKER_MEMORY_KB`",
-         survey.WORKER_MEMORY_KB // 2**20),
+        ("winnability.md", "holds more than {} GB\nafter a deal (`pool.WORKER_MEMORY_KB`",
+         local_pool.WORKER_MEMORY_KB // 2**20),
         ("api.md", "a body is at most {} KiB", security.MAX_BODY // 1024),
         ("api.md", "must arrive within {} s", replies.BODY_SECONDS),
         ("api.md", "the body did not arrive within {} s", replies.BODY_SECONDS),

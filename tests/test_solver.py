@@ -44,7 +44,7 @@ from terrace.solver.options import DEFAULT_SEED
 from terrace.solver.prune import reserve_dead
 from terrace.solver.search import Options, Search, slot_keys
 from terrace.solver.state import State
-from terrace.solver.survey import summarise, wilson_interval
+from terrace.solver.tally import summarise, wilson_interval
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
 from terrace.variants import get_rules
@@ -895,7 +895,7 @@ def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed
     import multiprocessing
     from types import SimpleNamespace
 
-    from terrace.solver.survey import WorkerDiedError, _watched
+    from terrace.solver.pool import WorkerDiedError, watched
 
     class Results:
         def __init__(self, answers: list[Any]) -> None:
@@ -917,15 +917,15 @@ def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed
 
     pool = SimpleNamespace(_pool=[Worker(0)])
     answers = [(1, "v", 0), multiprocessing.TimeoutError(), (2, "w", 0), StopIteration()]
-    watched = _watched(pool, Results(answers))
-    assert next(watched) == (1, "v", 0)
+    results = watched(pool, Results(answers))
+    assert next(results) == (1, "v", 0)
     pool._pool = []  # (ended after its 50 deals: the pool dropped it)
-    assert next(watched) == (2, "w", 0)
-    assert watched.gi_frame is not None and watched.gi_frame.f_locals["running"] == {}  # let go
-    assert list(watched) == []
+    assert next(results) == (2, "w", 0)
+    assert results.gi_frame is not None and results.gi_frame.f_locals["running"] == {}  # let go
+    assert list(results) == []
     killed = Worker(-9)
     with pytest.raises(WorkerDiedError, match="a worker process died"):
-        list(_watched(SimpleNamespace(_pool=[killed]), Results([multiprocessing.TimeoutError()])))
+        list(watched(SimpleNamespace(_pool=[killed]), Results([multiprocessing.TimeoutError()])))
 
 
 def test_a_killed_worker_ends_the_survey_while_the_others_still_give_verdicts() -> None:
@@ -934,7 +934,7 @@ def test_a_killed_worker_ends_the_survey_while_the_others_still_give_verdicts() 
     for its whole range after one was killed."""
     from types import SimpleNamespace
 
-    from terrace.solver.survey import WATCH_SECONDS, WorkerDiedError, _watched
+    from terrace.solver.pool import WATCH_SECONDS, WorkerDiedError, watched
 
     class Flowing:  # a verdict every tenth of a second
         given = 0
@@ -947,7 +947,7 @@ def test_a_killed_worker_ends_the_survey_while_the_others_still_give_verdicts() 
     results = Flowing()
     killed = SimpleNamespace(_popen=SimpleNamespace(returncode=-9))
     with pytest.raises(WorkerDiedError):
-        for _ in _watched(SimpleNamespace(_pool=[killed]), results):
+        for _ in watched(SimpleNamespace(_pool=[killed]), results):
             assert results.given < 100
     assert results.given <= WATCH_SECONDS / 0.1 + 3
 
@@ -1099,16 +1099,17 @@ def test_a_survey_starts_no_more_workers_than_it_has_deals(
 ) -> None:
     """``--jobs 32`` for three deals starts three processes, not 32 (each
     costs a process start: 10 s instead of 1 s for 40 deals)."""
+    from terrace.solver import pool as local_pool
     from terrace.solver import survey
 
     sizes: list[int] = []
-    real = survey._BoundedPool
+    real = local_pool._BoundedPool
 
     def counting(processes: int, **kwargs: Any) -> object:
         sizes.append(processes)
         return real(processes, **kwargs)
 
-    monkeypatch.setattr(survey, "_BoundedPool", counting)
+    monkeypatch.setattr(local_pool, "_BoundedPool", counting)
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     verdicts, _ = survey.run_survey(Rules(), 1, 3, jobs=32, max_seconds=2, store=store)
     store.close()
@@ -1123,19 +1124,20 @@ def test_ctrl_c_while_the_workers_start_stops_the_survey(monkeypatch: pytest.Mon
     import multiprocessing
     import signal
 
+    from terrace.solver import pool as local_pool
     from terrace.solver import survey
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork server on this system")
     seen: list[object] = []
-    real = survey._BoundedPool
+    real = local_pool._BoundedPool
 
     def watching(processes: int, **kwargs: Any) -> object:
         seen.append(signal.getsignal(signal.SIGINT))
         return real(processes, **kwargs)
 
-    monkeypatch.setattr(survey, "_BoundedPool", watching)
-    pool = survey._start_pool(1)
+    monkeypatch.setattr(local_pool, "_BoundedPool", watching)
+    pool = survey.start_pool(1)
     try:
         assert seen and seen[0] is not signal.SIG_IGN
         # the workers ignore it from their start
@@ -1163,7 +1165,7 @@ def test_a_workers_standard_error_says_nothing_once_its_survey_has_gone() -> Non
     the survey's process lives and drops everything once it has ended."""
     import io
 
-    from terrace.solver.survey import _SilentOnceGone
+    from terrace.solver.pool import _SilentOnceGone
 
     read_end, write_end = os.pipe()  # (the survey holds the write end while it lives)
     try:
@@ -1190,7 +1192,7 @@ def test_a_workers_standard_error_says_nothing_once_the_survey_has_exited_before
     import io
     import subprocess
 
-    from terrace.solver.survey import _ends_of, _SilentOnceGone
+    from terrace.solver.pool import _ends_of, _SilentOnceGone
 
     server_alive, server_end = os.pipe()  # (the fork server lives on)
     survey = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
@@ -1218,9 +1220,9 @@ def _stderr_kind(_: int) -> str:
 
 
 def test_a_local_surveys_workers_write_their_errors_through_the_silencer() -> None:
-    from terrace.solver.survey import _start_pool
+    from terrace.solver.pool import start_pool
 
-    pool = _start_pool(1)
+    pool = start_pool(1)
     try:
         assert pool.apply(_stderr_kind, (0,)) == "_SilentOnceGone"
     finally:

@@ -24,6 +24,7 @@ FROZEN_SURVEY = """
 import json, multiprocessing, os, signal, sys
 from terrace.rules import Rules
 from terrace.solver import survey
+from terrace.solver import pool as local_pool
 from terrace.solver.verdicts import VerdictStore
 from terrace.variants import get_rules
 
@@ -38,7 +39,7 @@ def found(group, number, verdict):
     add(group, number, verdict)
     # (the first verdict in, stored or held in its group: freeze the workers, SIGSTOP as a debugger does)
     if not frozen:
-        survey.STALL_SLACK = 1.0  # (the product waits a minute beyond the budget)
+        local_pool.STALL_SLACK = 1.0  # (the product waits a minute beyond the budget)
         for worker in multiprocessing.active_children():
             if "PoolWorker" in worker.name:
                 os.kill(worker.pid, signal.SIGSTOP)
@@ -118,9 +119,10 @@ def test_the_watch_counts_its_own_waits_not_the_clock(monkeypatch: pytest.Monkey
     import multiprocessing
     from types import SimpleNamespace
 
+    from terrace.solver import pool as local_pool
     from terrace.solver import survey
 
-    monkeypatch.setattr(survey, "STALL_SLACK", 1.0)
+    monkeypatch.setattr(local_pool, "STALL_SLACK", 1.0)
 
     class Results:  # two empty waits, a verdict, then empty waits for ever
         calls = 0
@@ -132,7 +134,7 @@ def test_the_watch_counts_its_own_waits_not_the_clock(monkeypatch: pytest.Monkey
             raise multiprocessing.TimeoutError
 
     results = Results()
-    watched = survey._watched(SimpleNamespace(_pool=[]), results, 0.25)
+    watched = survey.watched(SimpleNamespace(_pool=[]), results, 0.25)
     assert next(watched) == (1, "v", 0)
     with pytest.raises(survey.WorkerDiedError, match=r"for 2 s, far beyond the budget of 0\.25 s"):
         next(watched)
@@ -145,7 +147,7 @@ from terrace.rules import Rules
 from terrace.solver import survey
 from terrace.solver.verdicts import VerdictStore
 
-real = survey._start_pool
+real = survey.start_pool
 
 def start_then_stopped(workers):
     pool = real(workers)
@@ -155,7 +157,7 @@ def start_then_stopped(workers):
 def stop(signum, frame):
     raise KeyboardInterrupt
 
-survey._start_pool = start_then_stopped
+survey.start_pool = start_then_stopped
 
 if __name__ == "__main__":
     signal.signal(signal.SIGTERM, stop)  # (as the command line takes it)
@@ -276,9 +278,9 @@ def profile(frame, event, arg):
         calls += 1
         if calls == target:
             os.kill(os.getpid(), signal.SIGINT)
-        if frame.f_code is survey._start_pool.__code__:
+        if frame.f_code is survey.start_pool.__code__:
             window.append(calls)
-    elif event == "return" and frame.f_code is survey._start_pool.__code__:
+    elif event == "return" and frame.f_code is survey.start_pool.__code__:
         window.append(calls)
     elif event == "return" and frame.f_code is survey.run_survey.__code__:
         ended = calls  # (a stop after this one came once the survey had ended)
@@ -357,6 +359,7 @@ import json, os, signal, sys, threading
 from multiprocessing import util
 from terrace.rules import Rules
 from terrace.solver import survey
+from terrace.solver import pool as local_pool
 from terrace.solver.verdicts import VerdictStore
 
 sent = []
@@ -368,17 +371,18 @@ TARGET = {"finalizer": util.close_fds, "wait": threading.Condition._acquire_rest
 def profile(frame, event, arg):
     if event == "call" and frame.f_code is TARGET.__code__ and not sent and len(reported) >= 2:
         caller = frame.f_back
-        while caller is not None and caller.f_code is not survey._watched.__code__:
+        while caller is not None and caller.f_code is not survey.watched.__code__:
             caller = caller.f_back
         if caller is not None:
             sent.append(len(reported))
             os.kill(os.getpid(), signal.SIGINT)
 
 def start_pool(workers):  # (a worker replaced after 2 deals, not 50)
-    return survey._worker_context().Pool(workers, initializer=survey._start_worker, maxtasksperchild=2)
+    context = local_pool._worker_context()
+    return context.Pool(workers, initializer=local_pool._start_worker, maxtasksperchild=2)
 
 if __name__ == "__main__":
-    survey._start_pool = start_pool
+    survey.start_pool = start_pool
     survey.GROUP_VERDICTS = 1  # (each verdict stored and reported as it comes, while workers are replaced)
     store = VerdictStore(sys.argv[1])
     sys.setprofile(profile)
@@ -525,15 +529,16 @@ def test_a_worker_that_exited_with_an_error_or_was_killed_by_a_signal_is_said_to
     the end of its share of deals; one that ended well (0) is forgotten."""
     from types import SimpleNamespace
 
+    from terrace.solver import pool as local_pool
     from terrace.solver import survey
 
     ended_well = SimpleNamespace(_popen=SimpleNamespace(returncode=0))
     running: dict[int, object] = {1: ended_well, 2: SimpleNamespace(_popen=SimpleNamespace(returncode=None))}
-    survey._none_died(running)
+    local_pool._none_died(running)
     assert list(running) == [2]
     running[3] = SimpleNamespace(_popen=SimpleNamespace(returncode=code))
     with pytest.raises(survey.WorkerDiedError, match=r"^a worker process died \(killed, or out of memory\)"):
-        survey._none_died(running)
+        local_pool._none_died(running)
 
 
 def test_a_survey_starts_no_more_workers_than_deals_left_to_play(tmp_path: Path,
@@ -544,13 +549,13 @@ def test_a_survey_starts_no_more_workers_than_deals_left_to_play(tmp_path: Path,
     from terrace.solver import survey
 
     started: list[int] = []
-    real = survey._start_pool
+    real = survey.start_pool
 
     def counted(workers: int) -> object:
         started.append(workers)
         return real(workers)
 
-    monkeypatch.setattr(survey, "_start_pool", counted)
+    monkeypatch.setattr(survey, "start_pool", counted)
     store = VerdictStore(str(tmp_path / "v.db"))
     survey.run_survey(Rules(), 1, 2, jobs=4, max_seconds=0.02, store=store)
     assert started == [2]

@@ -18,7 +18,8 @@ from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.players import player_key, player_settings
-from terrace.solver.survey import Z95, run_survey, summarise, summary_json, usable, wilson_interval
+from terrace.solver.survey import run_survey
+from terrace.solver.tally import Z95, summarise, summary_json, usable, wilson_interval
 from terrace.solver.verdicts import (
     SOLVER_VERSION,
     Verdict,

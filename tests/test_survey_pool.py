@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from terrace.solver import pool as local_pool
 from terrace.solver import survey
 from terrace.solver.verdicts import VerdictStore
 from terrace.variants import get_rules
@@ -27,14 +28,14 @@ def _pids(pool: object, tasks: int) -> list[int]:
     try:
         return list(pool.starmap(os.getpid, [()] * tasks, chunksize=1))  # type: ignore[attr-defined]
     finally:
-        survey._stop_pool(pool)
+        survey.stop_pool(pool)
 
 
 def test_a_worker_under_the_memory_bound_is_not_restarted() -> None:
     """120 tiny tasks on two workers start no third: the pool restarted each
     worker after 50 deals (3 processes here), a process start per 50 deals,
     which at 0.001 s a deal made --jobs 2 slower than --jobs 1."""
-    pids = _pids(survey._start_pool(2), 120)
+    pids = _pids(survey.start_pool(2), 120)
     assert len(pids) == 120
     assert len(set(pids)) <= 2
 
@@ -43,7 +44,7 @@ def test_a_worker_past_the_memory_bound_is_replaced_after_its_deal() -> None:
     """A bound of 1 kB, which every worker passes: each ends after one task
     (it takes its first whatever it holds, else it would be replaced for
     ever), and the pool runs every task on a fresh one."""
-    pids = _pids(survey._start_pool(2, memory_kb=1), 12)
+    pids = _pids(survey.start_pool(2, memory_kb=1), 12)
     assert len(pids) == 12
     assert len(set(pids)) == 12
 
@@ -52,7 +53,7 @@ def test_a_survey_whose_workers_are_replaced_finishes(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker that ends for its memory ends well (exit code 0): the
     survey does not take it for a dead one, and loses no deal."""
-    monkeypatch.setattr(survey, "_start_pool", partial(survey._start_pool, memory_kb=1))
+    monkeypatch.setattr(survey, "start_pool", partial(survey.start_pool, memory_kb=1))
     rules = get_rules("falling-star")
     known, _ = survey.run_survey(rules, 1, 10, jobs=2, max_seconds=0.01,
                                  store=VerdictStore(tmp_path / "v.sqlite3"))
@@ -68,12 +69,12 @@ def stop(signum, frame):  # (the command line's handler of SIGTERM: a stop of th
     raise KeyboardInterrupt
 
 signal.signal(signal.SIGTERM, stop)
-pool = survey._start_pool(2)
+pool = survey.start_pool(2)
 cpu = [pool.apply(time.process_time) for _ in range(4)]
 handler = pool.apply(signal.getsignal, (signal.SIGTERM,))
 blocked = pool.apply(signal.pthread_sigmask, (signal.SIG_BLOCK, []))
 ended = time.monotonic()
-survey._stop_pool(pool)
+survey.stop_pool(pool)
 print(json.dumps({"worker_cpu": max(cpu),
                   "sigterm": str(handler), "blocked": sorted(int(s) for s in blocked),
                   "stop_seconds": time.monotonic() - ended}))
@@ -106,7 +107,7 @@ def test_small_budgets_hand_deals_over_in_batches(tmp_path: Path, monkeypatch: p
     deal solved and stored once."""
     handed: list[object] = []
 
-    class Counting(survey._BoundedPool):
+    class Counting(local_pool._BoundedPool):
         def imap_unordered(self, func: Any, iterable: Any, chunksize: int = 1) -> Any:
             def counted() -> Any:
                 for task in iterable:
@@ -114,7 +115,7 @@ def test_small_budgets_hand_deals_over_in_batches(tmp_path: Path, monkeypatch: p
                     yield task
             return super().imap_unordered(func, counted(), chunksize)
 
-    monkeypatch.setattr(survey, "_BoundedPool", Counting)
+    monkeypatch.setattr(local_pool, "_BoundedPool", Counting)
     store = VerdictStore(tmp_path / "v.sqlite3")
     known, _ = survey.run_survey(get_rules("falling-star"), 1, 40, jobs=2, max_seconds=0.001, store=store)
     assert sorted(known) == sorted(store.range(get_rules("falling-star"), 1, 40)) == list(range(1, 41))
@@ -167,4 +168,4 @@ def test_a_survey_on_a_machine_of_more_cores_than_its_worker_limit_runs_that_man
     from terrace.cli import solver
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(300)), raising=False)
-    assert solver._held_to_cores(None, None) == (survey.MAX_WORKERS, None)
+    assert solver._held_to_cores(None, None) == (local_pool.MAX_WORKERS, None)

@@ -47,19 +47,10 @@ from terrace.solver.chart import ChartsUnavailableError, charts_available, surve
 from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
+from terrace.solver.pool import MAX_WORKERS, WorkerDiedError
 from terrace.solver.stops import catch_stops, restore_stops
-from terrace.solver.survey import (
-    MAX_WORKERS,
-    Summary,
-    WorkerDiedError,
-    markdown_table,
-    now,
-    parse_range,
-    run_survey,
-    summarise,
-    summary_json,
-    times,
-)
+from terrace.solver.survey import now, parse_range, run_survey
+from terrace.solver.tally import Summary, markdown_table, summarise, summary_json, times
 from terrace.solver.verdicts import (
     SOLVER_VERSION,
     Verdict,
@@ -460,7 +451,7 @@ def _write_report(out: str, rules: Rules, name: str, first: int, last: int, play
 
 class _Taken:
     """What a survey takes from the store as it is (the verdicts
-    :func:`~terrace.solver.survey.usable` counts), in figures: how many,
+    :func:`~terrace.solver.tally.usable` counts), in figures: how many,
     how many another budget found, and how many another solver version."""
 
     def __init__(self, stored: Iterable[tuple[int, Verdict, int | None]], budget: float) -> None:

@@ -51,20 +51,11 @@ from terrace.solver.budget import check_budget
 from terrace.solver.extras import install_command
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
+from terrace.solver.pool import MAX_WORKERS, ignore_interrupts, worker_start_method
 from terrace.solver.search import core_available
 from terrace.solver.stops import interrupts_deferred, stops_kept
-from terrace.solver.survey import (
-    MAX_WORKERS,
-    Job,
-    Tally,
-    check_range,
-    counted,
-    ignore_interrupts,
-    run_job,
-    stored_tally,
-    survey_jobs,
-    worker_start_method,
-)
+from terrace.solver.survey import Job, check_range, run_job, survey_jobs
+from terrace.solver.tally import Tally, counted, stored_tally
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 from terrace.whole import as_whole, digits_value
 
@@ -669,7 +660,7 @@ def _stream(client: Any, fleet: _Fleet, batches: Iterable[list[Job]], max_second
     ``batches`` are taken as they are sent; ``largest``: the most deals
     in one of them (counted from the batches when not given). ``kept``:
     the deals ``keep`` has had, as it leaves them (the survey's
-    :class:`~terrace.solver.survey.Tally`; by default a set made here,
+    :class:`~terrace.solver.tally.Tally`; by default a set made here,
     which for a million deals held 65 MB more)."""
     distributed = _distributed()
     if largest is None:

@@ -106,7 +106,7 @@ def stops_blocked() -> Iterator[None]:
     """Every stop (:data:`STOPS`) blocked in this thread while the body
     runs, and for good in each thread it starts and each process it forks
     (which unblock them themselves: see
-    :func:`terrace.solver.survey._own_signals`); a stop of that moment
+    :func:`terrace.solver.pool._own_signals`); a stop of that moment
     reaches this process as the block ends. Where signals cannot be
     blocked, :func:`interrupts_held`."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
