@@ -29,9 +29,10 @@ from starlette.types import Receive, Send
 
 from terrace.cli import main
 from terrace.web import protocol as web_protocol
+from terrace.web.endpoints import MAX_CONNECTIONS
 from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
 from terrace.web.security import RemoteKeys, SecurityMiddleware, token_cookie
-from terrace.web.server import MAX_CONNECTIONS, server_config
+from terrace.web.server import server_config
 from terrace.web.tls import (
     CERT_DAYS,
     CertificateError,

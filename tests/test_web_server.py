@@ -494,17 +494,24 @@ sqlite.SqliteStore.update = update
 """
 
 
+def _server_site(tmp_path: Path, code: str) -> dict[str, str]:
+    """The environment of a server that runs ``code`` as it starts (a
+    ``sitecustomize`` in a folder of its own, ``TERRACE_TEST_HOLD``)."""
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "sitecustomize.py").write_text(code)
+    return {"PYTHONPATH": os.pathsep.join([str(hold), os.environ.get("PYTHONPATH", "")]),
+            "TERRACE_TEST_HOLD": str(hold)}
+
+
 def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path) -> None:
     """Stopped while a move was being saved (a slow disk), the server
     cancelled the move's request after its second of grace: the player got
     a plain-text 500 and the terminal a traceback, whether the move was then
     saved or not. The save is awaited and answered: 200, the move stored."""
-    hold = tmp_path / "hold"
-    hold.mkdir()
-    (hold / "sitecustomize.py").write_text(SLOW_SAVE)
+    env = _server_site(tmp_path, SLOW_SAVE)
+    hold = Path(env["TERRACE_TEST_HOLD"])
     db = tmp_path / "games.sqlite"
-    env = {"PYTHONPATH": os.pathsep.join([str(hold), os.environ.get("PYTHONPATH", "")]),
-           "TERRACE_TEST_HOLD": str(hold)}
     with started_server("--db", str(db), env=env) as server, \
             httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
         game = client.post("/api/games", json={"deal_number": 3}).json()
@@ -686,3 +693,55 @@ def test_a_paused_terminal_stops_no_request() -> None:
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+SHORT_BUSY = 2.0
+"""The store's busy timeout in :func:`test_a_flood_of_moves_on_a_locked_database_is_refused_in_time`."""
+SHORT_BUSY_SITE = f"from terrace.storage import sqlite\nsqlite.BUSY_TIMEOUT_SECONDS = {SHORT_BUSY}\n"
+
+
+def _answers_in_time(url: str, requests: list[bytes]) -> list[tuple[float, bytes]]:
+    """Each of ``requests`` sent on a connection of its own, all opened
+    first, then sent at once: each answer, with the seconds since its send."""
+    socks = [_connect(url) for _ in requests]
+    sent = {}
+    for sock, request in zip(socks, requests, strict=True):
+        sock.sendall(request)
+        sent[sock] = time.monotonic()
+    answers = []
+    for sock in socks:
+        answer = _read_all(sock)
+        answers.append((time.monotonic() - sent[sock], answer))
+        sock.close()
+    return answers
+
+
+def test_a_flood_of_moves_on_a_locked_database_is_refused_in_time(tmp_path: Path) -> None:
+    """60 moves sent at once while another program holds the database's
+    write lock: the first 40 were refused after the store's busy timeout
+    (10 s), the other 20 after twice that (20.8 s), waiting for one of the
+    40 threads of the changes before their own wait began. Each is refused
+    now after the busy timeout (here made 2 s) from its arrival, all of them
+    within a moment of one another: JSON 503 ``not-saved`` with Retry-After,
+    nothing stored; the lock gone, a move is stored once."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db), env=_server_site(tmp_path, SHORT_BUSY_SITE)) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        moves = f"/api/games/{game['id']}/moves"
+        body = json.dumps({"move": "c1"}).encode()
+        request = (f"POST {moves} HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\nConnection: close\r\n"
+                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+        with locked_by_another(db):
+            answers = _answers_in_time(server.url, [request] * 60)
+        told = sorted(round(took, 2) for took, _ in answers)
+        for _, answer in answers:
+            head, refusal = answer.split(b"\r\n\r\n", 1)
+            assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, answer[:300]
+            assert json.loads(refusal)["code"] == "not-saved"
+        # (each waits the busy timeout from its arrival: a loaded machine delays the arrivals, all alike)
+        assert told[-1] - told[0] < SHORT_BUSY * 0.75, told
+        assert client.post(moves, json={"move": "c1", "revision": 0}).status_code == 200
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
+        server.stop()
+        assert server.stderr() == ""

@@ -50,7 +50,7 @@ long as the client lived, as was one closed with bytes still unsent."""
 CLIENT_CONNECTIONS = 32
 """Most connections one address on the network may hold open at once; more
 are closed as they open. A browser opens six at most, and the server's own
-limit (:data:`terrace.web.server.MAX_CONNECTIONS`) is shared by every
+limit (:data:`terrace.web.endpoints.MAX_CONNECTIONS`) is shared by every
 client, so one machine on the network, token or not, cannot take all of
 it. This computer's own addresses (loopback) are not bounded: a program
 here can do anything the player can anyway."""
@@ -63,7 +63,7 @@ the oldest stranger, which is closed. One machine can take many addresses
 so the cap of :data:`CLIENT_CONNECTIONS` per address alone let a machine
 without the token take every place of the server's limit and lock the
 player out; now strangers hold at most this many of the
-:data:`terrace.web.server.MAX_CONNECTIONS`, and a connection that showed the
+:data:`terrace.web.endpoints.MAX_CONNECTIONS`, and a connection that showed the
 token is never closed to make room. The player's new connection is a
 stranger until its first request arrives: to push it out, others would have
 to open this many connections within that moment."""
