@@ -534,6 +534,52 @@ def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path)
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
 
 
+SLOW_READ = """
+import os, pathlib, time
+from terrace.storage import memory
+
+_get = memory.MemoryStore.get
+
+def get(self, game_id):
+    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
+    (hold / "reading").touch()
+    while not (hold / "go").exists():  # (a long game opened the first time, a slow disk)
+        time.sleep(0.01)
+    return _get(self, game_id)
+
+memory.MemoryStore.get = get
+"""
+
+
+def test_a_stop_while_a_game_is_read_slowly_answers_it_clearly(tmp_path: Path) -> None:
+    """Stopped while a read ran past the server's second of grace (the first
+    statistics of 100,000 games took 45 s), the server cancelled the
+    request: a plain-text 500, and a traceback on the terminal. The request
+    is answered 503 ``server-stopped`` (JSON, Retry-After) as the grace
+    ends; the read ends in its thread, and the server with it."""
+    env = _server_site(tmp_path, SLOW_READ)
+    hold = Path(env["TERRACE_TEST_HOLD"])
+    with started_server(env=env) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        reader = _connect(server.url)
+        reader.sendall(f"GET /api/games/{game['id']} HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\n"
+                       "Connection: close\r\n\r\n".encode())
+        deadline = time.monotonic() + 30
+        while not (hold / "reading").exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        os.kill(server.proc.pid, signal.SIGTERM)
+        answer = _read_all(reader)  # (as the grace ends: the read still holds)
+        reader.close()
+        (hold / "go").touch()
+        assert server.proc.wait(10) == 0
+        assert server.stderr() == ""
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, answer[:300]
+    assert json.loads(body)["code"] == "server-stopped"
+
+
 def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
     """h11 bounds only a head that has not ended; one that arrives whole in
     one write was answered 200 at 100 KB."""

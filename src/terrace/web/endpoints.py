@@ -198,6 +198,10 @@ class WebGame:
 
     # -- helpers --------------------------------------------------------
 
+    def stopping(self) -> bool:
+        """Whether the server is stopping (it closes the solver pool first)."""
+        return self.pool.closing.is_set()
+
     # The store is used from a worker thread, never from the event loop: a
     # database another program holds locked (up to BUSY_TIMEOUT_SECONDS)
     # or a long read then delays only the requests that need it, not the
