@@ -534,6 +534,30 @@ def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path)
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
 
 
+def test_a_change_that_ends_as_the_stop_cancels_its_request_is_answered() -> None:
+    """A stop's cancel that came as a change ended (its thread done, the
+    answer not yet made: a loaded machine) was passed on, and the request
+    of a change that was saved was answered as not answered, where the
+    cancel during the change was not: now both await the change's result."""
+    from terrace.web.endpoints import to_the_end
+
+    async def cancelled_as_it_ends() -> int:
+        done = threading.Event()
+
+        def change() -> int:
+            done.set()
+            return 7
+
+        request = asyncio.ensure_future(to_the_end(change))
+        await asyncio.sleep(0)  # (it waits for the change)
+        done.wait(10)
+        time.sleep(0.05)  # (the event loop held: the change's end is queued, and then the cancel)
+        request.cancel()
+        return await request
+
+    assert asyncio.run(cancelled_as_it_ends()) == 7
+
+
 SLOW_READ = """
 import os, pathlib, time
 from terrace.storage import memory

@@ -769,9 +769,7 @@ async def to_the_end(call: Callable[[], T]) -> T:
     while True:
         try:
             return await asyncio.shield(ended)
-        except asyncio.CancelledError:
-            if ended.done():
-                raise
+        except asyncio.CancelledError:  # (also one that came as the change ended: it is answered)
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
