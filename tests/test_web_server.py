@@ -31,7 +31,6 @@ from store_support import locked_by_another
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
-from terrace.web.server import STOP_GRACE_SECONDS
 from web_support import open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
@@ -481,16 +480,23 @@ SLOW_SAVE = """
 import os, pathlib, time
 from terrace.storage import sqlite
 
-_update = sqlite.SqliteStore.update
+def held(name):
+    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
+    (hold / name).touch()
+    while not (hold / "go").exists():  # (a slow disk; the first statistics of 100,000 games)
+        time.sleep(0.01)
+
+_update, _statistics = sqlite.SqliteStore.update, sqlite.SqliteStore.statistics
 
 def update(self, game, *, expected_revision, action):
-    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
-    (hold / "saving").touch()
-    while not (hold / "go").exists():  # (a slow disk)
-        time.sleep(0.01)
+    held("saving")
     return _update(self, game, expected_revision=expected_revision, action=action)
 
-sqlite.SqliteStore.update = update
+def statistics(self, zone=None, **options):
+    held("reading")
+    return _statistics(self, zone, **options)
+
+sqlite.SqliteStore.update, sqlite.SqliteStore.statistics = update, statistics
 """
 
 
@@ -504,11 +510,14 @@ def _server_site(tmp_path: Path, code: str) -> dict[str, str]:
             "TERRACE_TEST_HOLD": str(hold)}
 
 
-def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path) -> None:
-    """Stopped while a move was being saved (a slow disk), the server
-    cancelled the move's request after its second of grace: the player got
-    a plain-text 500 and the terminal a traceback, whether the move was then
-    saved or not. The save is awaited and answered: 200, the move stored."""
+def test_a_stop_answers_a_slow_save_as_saved_and_a_slow_read_as_stopped(tmp_path: Path) -> None:
+    """Stopped while a move was being saved (a slow disk) and the statistics
+    read (the first of 100,000 games take 45 s), the server cancelled both
+    requests after its second of grace: plain-text 500s, and tracebacks on
+    the terminal, whether the move was then saved or not. The save is
+    awaited and answered, 200 with the move stored; the read is answered
+    503 ``server-stopped`` (JSON, Retry-After) as the grace ends, and ends
+    in its thread, the server with it."""
     env = _server_site(tmp_path, SLOW_SAVE)
     hold = Path(env["TERRACE_TEST_HOLD"])
     db = tmp_path / "games.sqlite"
@@ -517,18 +526,24 @@ def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path)
         game = client.post("/api/games", json={"deal_number": 3}).json()
         mover = _raw_request(server.url, json.dumps({"move": "c1"}).encode(),
                              path=f"/api/games/{game['id']}/moves")
+        reader = _connect(server.url)
+        reader.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\n\r\n".encode())
         deadline = time.monotonic() + 30
-        while not (hold / "saving").exists():
+        while not ((hold / "saving").exists() and (hold / "reading").exists()):
             assert time.monotonic() < deadline
             time.sleep(0.01)
         os.kill(server.proc.pid, signal.SIGTERM)
-        time.sleep(STOP_GRACE_SECONDS + 0.3)  # (past the grace: uvicorn cancels what still runs)
+        read = _read_all(reader)  # (as the grace ends: uvicorn cancels what still runs)
+        reader.close()
         (hold / "go").touch()
         answer = _read_all(mover)
         mover.close()
         assert server.proc.wait(10) == 0
         assert server.stderr() == ""
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:300]
+    head, body = read.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, read[:300]
+    assert json.loads(body)["code"] == "server-stopped"
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
@@ -556,52 +571,6 @@ def test_a_change_that_ends_as_the_stop_cancels_its_request_is_answered() -> Non
         return await request
 
     assert asyncio.run(cancelled_as_it_ends()) == 7
-
-
-SLOW_READ = """
-import os, pathlib, time
-from terrace.storage import memory
-
-_get = memory.MemoryStore.get
-
-def get(self, game_id):
-    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
-    (hold / "reading").touch()
-    while not (hold / "go").exists():  # (a long game opened the first time, a slow disk)
-        time.sleep(0.01)
-    return _get(self, game_id)
-
-memory.MemoryStore.get = get
-"""
-
-
-def test_a_stop_while_a_game_is_read_slowly_answers_it_clearly(tmp_path: Path) -> None:
-    """Stopped while a read ran past the server's second of grace (the first
-    statistics of 100,000 games took 45 s), the server cancelled the
-    request: a plain-text 500, and a traceback on the terminal. The request
-    is answered 503 ``server-stopped`` (JSON, Retry-After) as the grace
-    ends; the read ends in its thread, and the server with it."""
-    env = _server_site(tmp_path, SLOW_READ)
-    hold = Path(env["TERRACE_TEST_HOLD"])
-    with started_server(env=env) as server, \
-            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
-        game = client.post("/api/games", json={"deal_number": 3}).json()
-        reader = _connect(server.url)
-        reader.sendall(f"GET /api/games/{game['id']} HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\n"
-                       "Connection: close\r\n\r\n".encode())
-        deadline = time.monotonic() + 30
-        while not (hold / "reading").exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        os.kill(server.proc.pid, signal.SIGTERM)
-        answer = _read_all(reader)  # (as the grace ends: the read still holds)
-        reader.close()
-        (hold / "go").touch()
-        assert server.proc.wait(10) == 0
-        assert server.stderr() == ""
-    head, body = answer.split(b"\r\n\r\n", 1)
-    assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, answer[:300]
-    assert json.loads(body)["code"] == "server-stopped"
 
 
 def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
