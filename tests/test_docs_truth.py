@@ -335,7 +335,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
-    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server, workers
+    from terrace.web import endgame, endpoints, protocol, replay, replies, security, workers
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
     from test_solver_core import OPTION_SETS, WHOLE_DEAL_SETS
@@ -371,7 +371,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "be at most {} KB long", protocol.HEAD_BYTES // 1024),
         ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
         ("api.md", "all\n  addresses together, hold at most {} places", protocol.STRANGER_CONNECTIONS),
-        ("api.md", "Beyond {} open connections", server.MAX_CONNECTIONS),
+        ("api.md", "Beyond {} open connections", endpoints.MAX_CONNECTIONS),
         ("api.md", "is made from {}\nrandom bytes", security.TOKEN_BYTES),
         ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
         ("api.md", "runs in {} processes of its own", pool["workers"].default),

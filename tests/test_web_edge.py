@@ -25,13 +25,14 @@ import httpx
 import pytest
 import uvicorn
 from click.testing import CliRunner
-from starlette.types import Receive, Send
+from starlette.types import ASGIApp, Receive, Send
 
 from terrace.cli import main
 from terrace.web import protocol as web_protocol
+from terrace.web.endpoints import MAX_CONNECTIONS
 from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
 from terrace.web.security import RemoteKeys, SecurityMiddleware, token_cookie
-from terrace.web.server import MAX_CONNECTIONS, server_config
+from terrace.web.server import server_config
 from terrace.web.tls import (
     CERT_DAYS,
     CertificateError,
@@ -92,12 +93,17 @@ async def _ok(scope: Any, receive: Receive, send: Send) -> None:
     await send({"type": "http.response.body", "body": b"ok"})
 
 
+async def _held(scope: Any, receive: Receive, send: Send) -> None:
+    """An app that never answers: a request under way for as long as the test runs."""
+    await asyncio.Event().wait()
+
+
 class Network:
     """The server's protocol as ``terrace play --remote`` sets it up (the
     guard with a token, uvicorn's limit), taking connections from any address."""
 
-    def __init__(self) -> None:
-        app = SecurityMiddleware(_ok, allowed_hosts=[SERVER[0]], token=RemoteKeys(cookie=TOKEN, link=LINK))
+    def __init__(self, served: ASGIApp = _ok) -> None:
+        app = SecurityMiddleware(served, allowed_hosts=[SERVER[0]], token=RemoteKeys(cookie=TOKEN, link=LINK))
         self.config = server_config(app, lifespan="off")
         self.config.load()
         self.state = uvicorn.server.ServerState()
@@ -166,6 +172,36 @@ def test_many_addresses_without_the_token_cannot_lock_the_player_out() -> None:
     asyncio.run(attack())
 
 
+def test_idle_connections_give_way_to_a_new_one_at_the_servers_limit() -> None:
+    """300 connections of a program on this computer that sent nothing (or
+    one request, then waited) took every place of the server's limit, which
+    no bound per address holds there: the player's page was answered 503
+    ``server-busy`` for as long as they stayed (10 s each, for good when
+    renewed). A new connection now closes the one that has waited longest
+    for a request; one with a request under way stays."""
+
+    async def attack() -> None:
+        network, busy = Network(), Network(_held)
+        busy.state = network.state  # (one server: the held request's connection among the others)
+        try:
+            working = busy.connect("127.0.0.1")
+            assert working.protocol is not None
+            working.protocol.data_received(_with_cookie())
+            answered = network.connect("127.0.0.1")
+            assert (await _answer(answered, _with_cookie())).startswith(b"HTTP/1.1 200 ")
+            silent = [network.connect("127.0.0.1") for _ in range(3 * MAX_CONNECTIONS)]
+            await asyncio.sleep(0)
+            assert (await _answer(network.connect("127.0.0.1"), _with_cookie())).startswith(b"HTTP/1.1 200 ")
+            assert answered.closed and silent[0].closed and not silent[-1].closed
+            assert not working.closed
+        finally:
+            network.close_all()
+            busy.close_all()
+            await asyncio.sleep(0)
+
+    asyncio.run(attack())
+
+
 def _refusal(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
     head, _, body = answer.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -197,7 +233,7 @@ def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None
     heard = Heard()
 
     async def ask() -> None:
-        network = Network()
+        network, busy = Network(), Network(_held)
         logging.getLogger("uvicorn.error").addHandler(heard)  # (what the player's terminal shows)
         try:
             for request, status, code in cases:
@@ -206,15 +242,16 @@ def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None
                 assert (got, body["code"]) == (status, code), answer[:300]
                 assert body["error"] and "content-security-policy" in headers
                 assert headers["connection"] == "close" and network.peers[-1].closed
-            for _ in range(MAX_CONNECTIONS + 1):
-                network.connect("127.0.0.1")  # (this computer's own: only the server's limit holds)
+            for _ in range(MAX_CONNECTIONS):  # (this computer's own: only the server's limit holds)
+                busy.connect("127.0.0.1").protocol.data_received(_with_cookie())  # type: ignore[union-attr]
             await asyncio.sleep(0)
-            got, headers, body = _refusal(await _answer(network.peers[-1], _with_cookie()))
+            got, headers, body = _refusal(await _answer(busy.connect("127.0.0.1"), _with_cookie()))
             assert (got, body["code"]) == (503, "server-busy") and headers["retry-after"] == "1"
             assert "content-security-policy" in headers
         finally:
             logging.getLogger("uvicorn.error").removeHandler(heard)
             network.close_all()
+            busy.close_all()
             await asyncio.sleep(0)
 
     asyncio.run(ask())

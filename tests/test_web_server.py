@@ -31,7 +31,6 @@ from store_support import locked_by_another
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
-from terrace.web.server import STOP_GRACE_SECONDS
 from web_support import open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
@@ -481,50 +480,97 @@ SLOW_SAVE = """
 import os, pathlib, time
 from terrace.storage import sqlite
 
-_update = sqlite.SqliteStore.update
+def held(name):
+    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
+    (hold / name).touch()
+    while not (hold / "go").exists():  # (a slow disk; the first statistics of 100,000 games)
+        time.sleep(0.01)
+
+_update, _statistics = sqlite.SqliteStore.update, sqlite.SqliteStore.statistics
 
 def update(self, game, *, expected_revision, action):
-    hold = pathlib.Path(os.environ["TERRACE_TEST_HOLD"])
-    (hold / "saving").touch()
-    while not (hold / "go").exists():  # (a slow disk)
-        time.sleep(0.01)
+    held("saving")
     return _update(self, game, expected_revision=expected_revision, action=action)
 
-sqlite.SqliteStore.update = update
+def statistics(self, zone=None, **options):
+    held("reading")
+    return _statistics(self, zone, **options)
+
+sqlite.SqliteStore.update, sqlite.SqliteStore.statistics = update, statistics
 """
 
 
-def test_a_stop_while_a_move_is_saved_slowly_answers_it_as_saved(tmp_path: Path) -> None:
-    """Stopped while a move was being saved (a slow disk), the server
-    cancelled the move's request after its second of grace: the player got
-    a plain-text 500 and the terminal a traceback, whether the move was then
-    saved or not. The save is awaited and answered: 200, the move stored."""
+def _server_site(tmp_path: Path, code: str) -> dict[str, str]:
+    """The environment of a server that runs ``code`` as it starts (a
+    ``sitecustomize`` in a folder of its own, ``TERRACE_TEST_HOLD``)."""
     hold = tmp_path / "hold"
     hold.mkdir()
-    (hold / "sitecustomize.py").write_text(SLOW_SAVE)
+    (hold / "sitecustomize.py").write_text(code)
+    return {"PYTHONPATH": os.pathsep.join([str(hold), os.environ.get("PYTHONPATH", "")]),
+            "TERRACE_TEST_HOLD": str(hold)}
+
+
+def test_a_stop_answers_a_slow_save_as_saved_and_a_slow_read_as_stopped(tmp_path: Path) -> None:
+    """Stopped while a move was being saved (a slow disk) and the statistics
+    read (the first of 100,000 games take 45 s), the server cancelled both
+    requests after its second of grace: plain-text 500s, and tracebacks on
+    the terminal, whether the move was then saved or not. The save is
+    awaited and answered, 200 with the move stored; the read is answered
+    503 ``server-stopped`` (JSON, Retry-After) as the grace ends, and ends
+    in its thread, the server with it."""
+    env = _server_site(tmp_path, SLOW_SAVE)
+    hold = Path(env["TERRACE_TEST_HOLD"])
     db = tmp_path / "games.sqlite"
-    env = {"PYTHONPATH": os.pathsep.join([str(hold), os.environ.get("PYTHONPATH", "")]),
-           "TERRACE_TEST_HOLD": str(hold)}
     with started_server("--db", str(db), env=env) as server, \
             httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
         game = client.post("/api/games", json={"deal_number": 3}).json()
         mover = _raw_request(server.url, json.dumps({"move": "c1"}).encode(),
                              path=f"/api/games/{game['id']}/moves")
+        reader = _connect(server.url)
+        reader.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\n\r\n".encode())
         deadline = time.monotonic() + 30
-        while not (hold / "saving").exists():
+        while not ((hold / "saving").exists() and (hold / "reading").exists()):
             assert time.monotonic() < deadline
             time.sleep(0.01)
         os.kill(server.proc.pid, signal.SIGTERM)
-        time.sleep(STOP_GRACE_SECONDS + 0.3)  # (past the grace: uvicorn cancels what still runs)
+        read = _read_all(reader)  # (as the grace ends: uvicorn cancels what still runs)
+        reader.close()
         (hold / "go").touch()
         answer = _read_all(mover)
         mover.close()
         assert server.proc.wait(10) == 0
         assert server.stderr() == ""
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:300]
+    head, body = read.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, read[:300]
+    assert json.loads(body)["code"] == "server-stopped"
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
+
+
+def test_a_change_that_ends_as_the_stop_cancels_its_request_is_answered() -> None:
+    """A stop's cancel that came as a change ended (its thread done, the
+    answer not yet made: a loaded machine) was passed on, and the request
+    of a change that was saved was answered as not answered, where the
+    cancel during the change was not: now both await the change's result."""
+    from terrace.web.endpoints import to_the_end
+
+    async def cancelled_as_it_ends() -> int:
+        done = threading.Event()
+
+        def change() -> int:
+            done.set()
+            return 7
+
+        request = asyncio.ensure_future(to_the_end(change))
+        await asyncio.sleep(0)  # (it waits for the change)
+        done.wait(10)
+        time.sleep(0.05)  # (the event loop held: the change's end is queued, and then the cancel)
+        request.cancel()
+        return await request
+
+    assert asyncio.run(cancelled_as_it_ends()) == 7
 
 
 def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
@@ -686,3 +732,55 @@ def test_a_paused_terminal_stops_no_request() -> None:
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+SHORT_BUSY = 2.0
+"""The store's busy timeout in :func:`test_a_flood_of_moves_on_a_locked_database_is_refused_in_time`."""
+SHORT_BUSY_SITE = f"from terrace.storage import sqlite\nsqlite.BUSY_TIMEOUT_SECONDS = {SHORT_BUSY}\n"
+
+
+def _answers_in_time(url: str, requests: list[bytes]) -> list[tuple[float, bytes]]:
+    """Each of ``requests`` sent on a connection of its own, all opened
+    first, then sent at once: each answer, with the seconds since its send."""
+    socks = [_connect(url) for _ in requests]
+    sent = {}
+    for sock, request in zip(socks, requests, strict=True):
+        sock.sendall(request)
+        sent[sock] = time.monotonic()
+    answers = []
+    for sock in socks:
+        answer = _read_all(sock)
+        answers.append((time.monotonic() - sent[sock], answer))
+        sock.close()
+    return answers
+
+
+def test_a_flood_of_moves_on_a_locked_database_is_refused_in_time(tmp_path: Path) -> None:
+    """60 moves sent at once while another program holds the database's
+    write lock: the first 40 were refused after the store's busy timeout
+    (10 s), the other 20 after twice that (20.8 s), waiting for one of the
+    40 threads of the changes before their own wait began. Each is refused
+    now after the busy timeout (here made 2 s) from its arrival, all of them
+    within a moment of one another: JSON 503 ``not-saved`` with Retry-After,
+    nothing stored; the lock gone, a move is stored once."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db), env=_server_site(tmp_path, SHORT_BUSY_SITE)) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        moves = f"/api/games/{game['id']}/moves"
+        body = json.dumps({"move": "c1"}).encode()
+        request = (f"POST {moves} HTTP/1.1\r\nHost: {urlsplit(server.url).netloc}\r\nConnection: close\r\n"
+                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+        with locked_by_another(db):
+            answers = _answers_in_time(server.url, [request] * 60)
+        told = sorted(round(took, 2) for took, _ in answers)
+        for _, answer in answers:
+            head, refusal = answer.split(b"\r\n\r\n", 1)
+            assert head.startswith(b"HTTP/1.1 503 ") and b"\r\nretry-after: 5\r\n" in head, answer[:300]
+            assert json.loads(refusal)["code"] == "not-saved"
+        # (each waits the busy timeout from its arrival: a loaded machine delays the arrivals, all alike)
+        assert told[-1] - told[0] < SHORT_BUSY * 0.75, told
+        assert client.post(moves, json={"move": "c1", "revision": 0}).status_code == 200
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
+        server.stop()
+        assert server.stderr() == ""

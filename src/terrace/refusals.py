@@ -193,6 +193,7 @@ class Refusal(StrEnum):
     DATABASE_BUSY = "database-busy"
     DATABASE_LOCKED_OUT = "database-locked-out"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    STORE_STOPPING = "store-stopping"
     # A verdict cache that cannot serve (said inside store-unavailable too;
     # {why} of verdict-cache-unusable is one of the VERDICT_WHY_* words)
     VERDICT_CACHE_UNUSABLE = "verdict-cache-unusable"
@@ -759,6 +760,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.VERDICT_WHY_SQLITE: Wording(
         503, "{text}",
         "SQLite: {text}"),
+    Refusal.STORE_STOPPING: Wording(
+        503, "the server is stopping: {name} was not read to the end",
+        "Der Server wird beendet: {name} wurde nicht zu Ende gelesen"),
     Refusal.VERDICT_CACHE_BUSY: Wording(
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "

@@ -148,6 +148,11 @@ class StoreError(TerraceError):
     """A problem with the saved games (bad database, unknown game...)."""
 
 
+class StoreStoppedError(StoreError):
+    """A long read given up because the server is stopping
+    (:meth:`GameStore.stop_waiting`)."""
+
+
 class UnknownGameError(StoreError):
     """No game has this id."""
 
@@ -1046,7 +1051,8 @@ class GameStore(Protocol):
     def stop_waiting(self) -> None:
         """The server is stopping: a change that waits for another program's
         lock gives up now (refused as busy, nothing written), and none waits
-        any more; a change that can be written still is."""
+        any more; a change that can be written still is. A check of every
+        game for the statistics stops too (:class:`StoreStoppedError`)."""
         ...
 
     def create(

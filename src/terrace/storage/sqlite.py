@@ -66,6 +66,7 @@ from terrace.storage.base import (
     NewerGameError,
     StoredGame,
     StoreError,
+    StoreStoppedError,
     StoreWriteError,
     check_action,
     check_active_ms,
@@ -186,9 +187,12 @@ SHORTEN_AFTER = 0.05
 """Seconds spent waiting for this connection after which a transaction
 gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
 WRITE_TURN = 0.05
-"""The longest a write waits for another connection's write lock while
-it holds this store's connection; it then lets other threads' calls have
-it before trying again (see :meth:`SqliteStore._begin`)."""
+"""The longest a write waits between two tries of another connection's
+write lock, away from this store's connection, which other threads' calls
+have meanwhile (see :meth:`SqliteStore._begin`)."""
+TRY_AGAIN_FIRST = 0.001
+"""A write's first wait for another connection's write lock (each next one
+twice as long, up to :data:`WRITE_TURN`), as SQLite's own waits grow."""
 REMEMBERED_GAMES = 32
 """Games whose last read or written state the store keeps, so that the next
 read of an unchanged game needs neither its moves' rows nor a replay."""
@@ -1029,10 +1033,11 @@ class SqliteStore:
     ) -> None:
         self._lock = threading.RLock()
         self._writing = threading.RLock()
-        """Held by the one write that may take turns at :attr:`_lock` (see
+        """Held by the one write that may try SQLite's lock now (see
         :meth:`_transaction`)."""
         self._stopping = threading.Event()
-        """Set by :meth:`stop_waiting`: a write takes no more turns."""
+        """Set by :meth:`stop_waiting`: a write tries SQLite's lock no more,
+        and the statistics check no more games."""
         self.read_only = read_only
         self._remembered: Bounded[str, StoredGame] = Bounded(
             REMEMBERED_GAMES, REMEMBERED_MOVES, StoredGame.line_length, forgotten=self._forgotten)
@@ -1567,12 +1572,12 @@ class SqliteStore:
             raise self._unsavable(error) from None
 
     def stop_waiting(self) -> None:
-        """A write waiting for another program's lock gives up at the end of
-        its turn (:data:`WRITE_TURN`), refused as busy, and later writes try
-        once: the server is stopping. A write whose turn found the lock held
-        waited out its 10 s, longer than the server gives a request once
-        stopped (uvicorn's 1 s), which then cancelled it: a plain-text 500
-        and a traceback on the terminal, for a move left unsaved."""
+        """A write waiting for another program's lock gives up at once,
+        refused as busy, and later writes try once: the server is stopping.
+        A write that found the lock held waited out its 10 s, longer than
+        the server gives a request once stopped (uvicorn's 1 s), which then
+        cancelled it: a plain-text 500 and a traceback on the terminal, for
+        a move left unsaved."""
         self._stopping.set()
 
     def _unsavable(self, error: StoreWriteError) -> StoreWriteError:
@@ -1736,8 +1741,9 @@ class SqliteStore:
         other threads' transactions on this connection, then for SQLite's
         lock; a request behind three others waiting on a locked file is
         answered after 10 s, not 40. A write waits for another program's
-        lock in turns of :data:`WRITE_TURN` (see :meth:`_begin`), so that
-        the reads of other threads go on meanwhile; the other writes wait
+        lock trying it again and again, away from the connection between
+        two tries (see :meth:`_begin`), so that the reads of other threads
+        go on meanwhile; the other writes wait
         for it (:attr:`_writing`), away from the connection: forty writes
         taking turns at it kept a read of a game 2.2 s from it. A write that
         only saves work later (``wait``: the statistics' stamps) waits less."""
@@ -1786,12 +1792,14 @@ class SqliteStore:
         by ``deadline``; returns the connection with the lock held.
 
         A write held up by another program's write lock (an import or
-        another server stopped mid-write with Ctrl+Z, SIGSTOP) waits for it
-        at most :data:`WRITE_TURN` at a time, then lets the other threads'
-        calls have the connection before it tries again: it used to wait
-        out the whole timeout holding it, so every request of the server,
-        reads that SQLite lets go on included, waited with it (a game read
-        9.4 s, a request with two calls of the store 18.3 s)."""
+        another server stopped mid-write with Ctrl+Z, SIGSTOP) tries it
+        again and again (at most :data:`WRITE_TURN` apart), and lets the
+        other threads' calls have the connection between two tries: it used
+        to wait out the whole timeout holding it, so every request of the
+        server, reads that SQLite lets go on included, waited with it (a
+        game read 9.4 s, a request with two calls of the store 18.3 s), and
+        then each of its turns of 50 ms let one read in."""
+        pause = TRY_AGAIN_FIRST
         while True:
             if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
                 raise busy_error(self._name, (action or "change") if write else None)
@@ -1806,8 +1814,7 @@ class SqliteStore:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise busy_error(self._name, (action or "change") if write else None)
-                turn = 0.0 if self._stopping.is_set() else min(left, WRITE_TURN)
-                if self._try_begin(write, turn if write else left, action):
+                if self._try_begin(write, 0.0 if write else left, action):
                     return self._conn
                 if self._stopping.is_set():
                     raise busy_error(self._name, action or "change")
@@ -1815,7 +1822,10 @@ class SqliteStore:
                 self._lock.release()
                 raise
             self._lock.release()
-            time.sleep(0.001)  # (a thread waiting for the lock takes it now)
+            # (the connection free meanwhile: reads that waited for it, one a turn, took 15-110 ms
+            # each, 40 at once behind one waiting write, where they take 1-5 ms)
+            self._stopping.wait(min(left, pause))
+            pause = min(2 * pause, WRITE_TURN)
 
     def _try_begin(self, write: bool, wait: float, action: str | None) -> bool:
         """Begin a transaction, waiting at most ``wait`` for SQLite's lock;
@@ -2155,11 +2165,20 @@ class SqliteStore:
         with self._tally_lock:
             kept = tally.summaries.get(zone)
             if kept is None:
+                self._going_on()
                 kept = tally.summary(zone)
                 while len(tally.summaries) >= SUMMARIES_KEPT:  # (the oldest zone asked for goes)
                     del tally.summaries[next(iter(tally.summaries))]
                 tally.summaries[zone] = kept
             return copy.deepcopy(kept)
+
+    def _going_on(self) -> None:
+        """Raise :class:`StoreStoppedError` once the server is stopping
+        (:meth:`stop_waiting`): the statistics ask between their steps. The
+        first statistics of 100,000 games took 45 s on a loaded machine, and
+        the server, stopped meanwhile, waited for them to end before it did."""
+        if self._stopping.is_set():
+            raise StoreStoppedError(Reason(Refusal.STORE_STOPPING, name=self._name))
 
     def _tallied(self, progress: Progress | None = None) -> _Tally:
         """The tally of every game as the file now holds it: kept, the
@@ -2234,6 +2253,7 @@ class SqliteStore:
         for number, (*columns, rowid, _, _, stamp, raw_id, changes) in enumerate(rows, 1):
             if told is not None:
                 told.checked(number)
+            self._going_on()
             row = tuple(columns)
             if not _readable_id(row[0], raw_id):
                 log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])
@@ -2285,6 +2305,7 @@ class SqliteStore:
         reads), is not kept: it is checked again each time, as before."""
         for rowid, game_id, *values in conn.execute(
                 f"SELECT games.rowid, games.id, {_FOUND_VALUES} FROM {FOUND} JOIN games ON {_KEPT}"):
+            self._going_on()
             tally.put(rowid, game_id, GameFacts.from_row(values))
 
     def _keep_found(self, found: list[tuple[Any, ...]], read_at: int, *, whole: bool) -> None:

@@ -94,13 +94,24 @@ database another program holds locked, replays, auto-play): a pool of their
 own, beside the one Starlette serves the page's files from. They shared
 its 40: with 60 moves sent at once while another program held the
 database, the page's main.js took 9.6 s to come."""
-WRITE_THREADS = 40
+MAX_CONNECTIONS = 100
+"""Open connections (and requests in progress) beyond which ``terrace
+play``'s server answers a request 503 at once: the page needs a handful."""
+SERVED_AT_ONCE = MAX_CONNECTIONS + 1
+"""Requests ``terrace play``'s server runs at once at most (uvicorn's
+``limit_concurrency``, which counts the connection asking among the open ones)."""
+WRITE_THREADS = SERVED_AT_ONCE
 """Changes (the store's writes) under way at once, each in a thread of its
-own (:func:`to_the_end`), apart from :data:`GAME_THREADS`. They shared those 40:
-with 60 moves sent at once while another program held the database's write
-lock, each waiting up to its 10 s for it, the statistics took 10.0 s to come
-(a read, which SQLite lets go on meanwhile, waited for a thread) and the
-page looked frozen."""
+own (:func:`to_the_end`), apart from :data:`GAME_THREADS`: as many as the
+requests ``terrace play`` serves at once (uvicorn counts the one asking
+among them), so that no change there waits for a thread, and each waits
+for the database no longer than the store's own
+:data:`~terrace.storage.sqlite.BUSY_TIMEOUT_SECONDS`. They shared the reads'
+40: with 60 moves sent at once while another program held the database's
+write lock, the statistics took 10.0 s to come (a read, which SQLite lets
+go on meanwhile, waited for a thread). Then they had 40 of their own: the
+moves beyond the first 40 waited for one of those 40 to give up its 10 s
+before their own 10 s began, and were refused after 20.8 s."""
 MAX_KEPT_LINES = 1024
 """Games whose last winning line (and base-card chances) the server
 remembers for their hints."""
@@ -186,6 +197,10 @@ class WebGame:
         the fair hint at the choice then names the card they show best."""
 
     # -- helpers --------------------------------------------------------
+
+    def stopping(self) -> bool:
+        """Whether the server is stopping (it closes the solver pool first)."""
+        return self.pool.closing.is_set()
 
     # The store is used from a worker thread, never from the event loop: a
     # database another program holds locked (up to BUSY_TIMEOUT_SECONDS)
@@ -754,9 +769,7 @@ async def to_the_end(call: Callable[[], T]) -> T:
     while True:
         try:
             return await asyncio.shield(ended)
-        except asyncio.CancelledError:
-            if ended.done():
-                raise
+        except asyncio.CancelledError:  # (also one that came as the change ended: it is answered)
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()

@@ -66,6 +66,7 @@ class WebRefusal(StrEnum):
     CLOCK_WRONG = "clock-wrong"
     STORE_UNAVAILABLE = "store-unavailable"
     SERVER_ERROR = "server-error"
+    SERVER_STOPPED = "server-stopped"
     # The guard in front of the app (terrace.web.security)
     HOST_NOT_LOCAL = "host-not-local"
     CROSS_SITE = "cross-site"
@@ -196,6 +197,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.SERVER_ERROR: Wording(
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
+    WebRefusal.SERVER_STOPPED: Wording(
+        503, "the server was stopped before it could answer: start terrace play again, then reload the page",
+        "Der Server wurde beendet, bevor er antworten konnte: Bitte terrace play neu starten und dann die "
+        "Seite neu laden."),
     WebRefusal.HOST_NOT_LOCAL: Wording(
         421, "this server answers only requests addressed to this computer ({hosts:choices})",
         "Dieser Server beantwortet nur Anfragen an diesen Computer ({hosts:choices})."),

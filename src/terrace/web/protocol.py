@@ -50,7 +50,7 @@ long as the client lived, as was one closed with bytes still unsent."""
 CLIENT_CONNECTIONS = 32
 """Most connections one address on the network may hold open at once; more
 are closed as they open. A browser opens six at most, and the server's own
-limit (:data:`terrace.web.server.MAX_CONNECTIONS`) is shared by every
+limit (:data:`terrace.web.endpoints.MAX_CONNECTIONS`) is shared by every
 client, so one machine on the network, token or not, cannot take all of
 it. This computer's own addresses (loopback) are not bounded: a program
 here can do anything the player can anyway."""
@@ -63,7 +63,7 @@ the oldest stranger, which is closed. One machine can take many addresses
 so the cap of :data:`CLIENT_CONNECTIONS` per address alone let a machine
 without the token take every place of the server's limit and lock the
 player out; now strangers hold at most this many of the
-:data:`terrace.web.server.MAX_CONNECTIONS`, and a connection that showed the
+:data:`terrace.web.endpoints.MAX_CONNECTIONS`, and a connection that showed the
 token is never closed to make room. The player's new connection is a
 stranger until its first request arrives: to push it out, others would have
 to open this many connections within that moment."""
@@ -115,6 +115,9 @@ class GuardedH11Protocol(H11Protocol):
     _plain = False
     """A connection to the HTTPS port that spoke plain HTTP: each request
     is answered ``https-needed``, none reaches the app."""
+    _idle_since = 0.0
+    """When the connection last began to wait for a request (the event
+    loop's clock): as it opened, and at the end of each answer."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -233,6 +236,8 @@ class GuardedH11Protocol(H11Protocol):
     def _begin(self, transport: asyncio.Transport) -> None:
         """Serve HTTP on ``transport`` (after the TLS handshake on HTTPS)."""
         tls = transport is not self.transport  # (the socket's, until now)
+        self._make_room()
+        self._idle_since = self.loop.time()
         super().connection_made(transport)
         # (writing pauses as soon as one byte waits: a socket's transport
         # pauses over its high-water mark, TLS's at it)
@@ -252,6 +257,25 @@ class GuardedH11Protocol(H11Protocol):
             self._early += data
         else:
             self.transport.close()
+
+    def _make_room(self) -> None:
+        """At the server's limit (:data:`~terrace.web.endpoints.MAX_CONNECTIONS`),
+        close the open connection that has waited longest for a request
+        (one that has sent nothing yet, or a keep-alive one between two
+        requests; HTTP lets a server close those), so that the new one is
+        served: 300 idle connections of a program on this computer, which
+        no per-address bound holds, kept the player's page out (503
+        ``server-busy``) for as long as they stayed, 10 s each, and for
+        good while renewed. Connections with a request under way are kept;
+        when all are, the new one is refused as before."""
+        if self._limit is None:
+            return
+        others = [c for c in self.connections if not c.transport.is_closing()]
+        if len(others) + 1 < self._limit:
+            return
+        idle = [c for c in others if isinstance(c, GuardedH11Protocol) and c._waiting_for_head()]
+        if idle:
+            min(idle, key=lambda c: c._idle_since).transport.close()
 
     def _release(self) -> None:
         """Give the connection's places back (once)."""
@@ -342,6 +366,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._idle_since = self.loop.time()
         self._await_head()
 
     def trust(self) -> None:

@@ -30,6 +30,7 @@ from terrace.storage import (
     UnknownGameError,
     UnsavableGameError,
 )
+from terrace.storage.base import StoreStoppedError
 from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.security import MAX_BODY
 
@@ -230,6 +231,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         return exc.reason
     if isinstance(exc, UnknownGameError):
         return Reason(WebRefusal.GAME_UNKNOWN, game=clip(str(request.path_params.get("game_id", ""))))
+    if isinstance(exc, StoreStoppedError):
+        return Reason(WebRefusal.SERVER_STOPPED)
     if isinstance(exc, ConflictError):
         return Reason(WebRefusal.CONFLICT)
     if isinstance(exc, GivenUpError):
@@ -280,6 +283,8 @@ def _busy(exc: Exception) -> bool:
     before, unlike the solver's own busy refusals."""
     if isinstance(exc, StoreWriteError):
         return exc.fault == "busy"
+    if isinstance(exc, StoreStoppedError):  # (a server started again answers it)
+        return True
     return isinstance(exc, StoreError | VerdictCacheError) and exc.code in _BUSY
 
 

@@ -32,14 +32,11 @@ from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
-from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
+from terrace.web.endpoints import HINT_SECONDS, SERVED_AT_ONCE, WINNABLE_SECONDS
 from terrace.web.remote import WILDCARDS, is_loopback, machine_hosts, network_address, print_qr, url_host
 from terrace.web.security import TOKEN_PARAM, RemoteKeys
 from terrace.web.workers import SolverPool
 
-MAX_CONNECTIONS = 100
-"""Open connections (and requests in progress) beyond which a request is
-answered 503 at once: the page needs a handful."""
 BROWSER_DELAY = 0.5
 """Seconds between the server's start and opening the browser."""
 STOP_GRACE_SECONDS = 1
@@ -217,13 +214,12 @@ def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
     # (uvicorn only when serving)
     from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol, https_protocol
 
-    # (uvicorn counts the connection asking among the open ones: one more;
-    # no proxy stands before the game, so X-Forwarded-* is never believed;
+    # (no proxy stands before the game, so X-Forwarded-* is never believed;
     # TLS is the protocol's, not uvicorn's: see https_protocol)
     protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan=lifespan,
                           timeout_graceful_shutdown=STOP_GRACE_SECONDS, http=protocol, proxy_headers=False,
-                          h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
+                          h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=SERVED_AT_ONCE)
 
 
 def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None,
