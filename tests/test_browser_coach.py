@@ -453,6 +453,10 @@ _WINNABLE_DRAW = {**_WINNABLE, "winning": "s", "winning_piles": None}
 _WINNABLE_CARD = {**_WINNABLE, "winning_piles": {"source": "t8", "target": "f2", "card": "7H"}}
 _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
                                                    "piles": {"source": "t3", "target": "f1", "card": "QD"}}}
+# (the coach said "it wins in 4 of 16" of these, as 12 losses, and "0 of 16" of the rule of thumb's move)
+_LOST_AT_CHOICE_UNDECIDED = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"], "undecided": 3}}
+_LOST_AT_CHOICE_HEURISTIC = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"], "kind": "heuristic",
+                                                        "wins": 0, "undecided": 16}}
 
 
 @pytest.mark.parametrize(("locale", "report", "words"), [
@@ -471,9 +475,14 @@ _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
      "anderen Zug gespielt (die 3. Karte zur Wahl als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
      "Reihenfolgen des Vorrats (eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, "
      "einen Gewinnweg gibt: eine obere Schätzung, nicht deine Gewinnchance),"),
+    ("en-GB", _LOST_AT_CHOICE_UNDECIDED,
+     "(choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks, 3 undecided (a sampled"),
+    ("de-DE", _LOST_AT_CHOICE_HEURISTIC, "(die 3. Karte zur Wahl als Basiskarte wählen): Der Löser hat in "
+     "der Zeit keine der ausgelosten Reihenfolgen entschieden, er folgt also einer Faustregel, aber"),
     ("en-GB", _WINNABLE_DRAW, "Its first move: turning a card from the stock (the solver's move"),
     ("de-DE", _WINNABLE_DRAW, "Sein erster Zug: eine Karte vom Vorrat aufdecken (der Zug des Lösers"),
-], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de", "draw-en", "draw-de"])
+], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de", "undecided-en",
+        "heuristic-de", "draw-en", "draw-de"])
 def test_the_analysis_reads_whatever_move_it_names(
     api: Api, open_game: Any, locale: str, report: dict[str, Any], words: str
 ) -> None:
