@@ -112,7 +112,7 @@ def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
     assert all("/32" in badge for badge in badges.all_inner_texts())
     # (a bare "31/32" says what it counts when pointed at; a dead candidate's says so)
     titles = badges.evaluate_all("marks => marks.map((mark) => mark.title)")
-    assert all("wins less often than these counts say" in title for title in titles)
+    assert all("an upper estimate, not your chance of winning" in title for title in titles)
     assert any(" of 32 sampled stocks" in title for title in titles)
     # the words keep off the window's edges (they once ran from edge to edge)
     text = page.locator("#coach-chances .chances-text").bounding_box()
@@ -453,6 +453,10 @@ _WINNABLE_DRAW = {**_WINNABLE, "winning": "s", "winning_piles": None}
 _WINNABLE_CARD = {**_WINNABLE, "winning_piles": {"source": "t8", "target": "f2", "card": "7H"}}
 _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
                                                    "piles": {"source": "t3", "target": "f1", "card": "QD"}}}
+# (the coach said "it wins in 4 of 16" of these, as 12 losses, and "0 of 16" of the rule of thumb's move)
+_LOST_AT_CHOICE_UNDECIDED = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"], "undecided": 3}}
+_LOST_AT_CHOICE_HEURISTIC = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"], "kind": "heuristic",
+                                                        "wins": 0, "undecided": 16}}
 
 
 @pytest.mark.parametrize(("locale", "report", "words"), [
@@ -464,13 +468,21 @@ _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
     ("de-DE", _WINNABLE, "Als das Spiel endete, gab es noch einen Weg zum Sieg. Sein erster Zug: "
      "von Stapel 8 auf Zielstapel 2 (der Zug des Lösers, der die verdeckten Karten sieht)."),
     ("en-GB", _LOST_AT_CHOICE, "The fair player, which sees only what you saw, would have played "
-     "another move (choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks,"),
+     "another move (choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks (a sampled "
+     "stock counts as won when a winning line exists for one who knows that order: an upper estimate, "
+     "not your chance of winning),"),
     ("de-DE", _LOST_AT_CHOICE, "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen "
      "anderen Zug gespielt (die 3. Karte zur Wahl als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
-     "Reihenfolgen des Vorrats,"),
+     "Reihenfolgen des Vorrats (eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, "
+     "einen Gewinnweg gibt: eine obere Schätzung, nicht deine Gewinnchance),"),
+    ("en-GB", _LOST_AT_CHOICE_UNDECIDED,
+     "(choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks, 3 undecided (a sampled"),
+    ("de-DE", _LOST_AT_CHOICE_HEURISTIC, "(die 3. Karte zur Wahl als Basiskarte wählen): Der Löser hat in "
+     "der Zeit keine der ausgelosten Reihenfolgen entschieden, er folgt also einer Faustregel, aber"),
     ("en-GB", _WINNABLE_DRAW, "Its first move: turning a card from the stock (the solver's move"),
     ("de-DE", _WINNABLE_DRAW, "Sein erster Zug: eine Karte vom Vorrat aufdecken (der Zug des Lösers"),
-], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de", "draw-en", "draw-de"])
+], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de", "undecided-en",
+        "heuristic-de", "draw-en", "draw-de"])
 def test_the_analysis_reads_whatever_move_it_names(
     api: Api, open_game: Any, locale: str, report: dict[str, Any], words: str
 ) -> None:

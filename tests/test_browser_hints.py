@@ -378,8 +378,8 @@ def test_no_verdicts_are_said_in_the_language_chosen_afterwards(api: Api, open_g
 
 
 @pytest.mark.parametrize(("locale", "words"), [
-    ("en-GB", "wins in 1 of 1 sampled stock."),
-    ("de-DE", "gewinnt in 1 von 1 ausgelosten Reihenfolge des Vorrats."),
+    ("en-GB", "wins in 1 of 1 sampled stock (a sampled stock counts as won when a winning line exists"),
+    ("de-DE", "gewinnt in 1 von 1 ausgelosten Reihenfolge des Vorrats (eine ausgeloste Reihenfolge zählt"),
 ])
 def test_a_fair_hint_from_one_sampled_stock_says_it_in_the_singular(
         api: Api, open_game: Any, locale: str, words: str) -> None:

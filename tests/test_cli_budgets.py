@@ -129,3 +129,19 @@ def test_a_fair_hint_with_many_samples_stops_at_its_budget() -> None:
     assert result.exit_code == 0, result.output
     assert time.perf_counter() - started < 2.5  # (3.4 s before; loaded CI machines are slow)
     assert "rule of thumb" in result.output  # no sampled stock order decided in 0.1 s
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("0", "0 is not in the range 1 to 4096"), ("-1", "-1 is not in the range 1 to 4096"),
+    ("NaN", "'NaN' is not a whole number"), ("1e308", "'1e308' is not a whole number"),
+    ("٣", "'٣' is not a whole number (write it in the digits 0-9)"),
+    (str(10**100), f"'{10**100}' is not in the range 1 to 4096"),
+    (str(-10**100), f"'{-10**100}' is not in the range 1 to 4096"),
+])
+def test_worst_sample_counts_are_refused_saying_the_range(value: str, said: str) -> None:
+    """``hint --samples`` at its worst values is a usage error before any
+    work; 10**100 was told "is too large: give at most 40 digits", where
+    40 digits are as far outside its 1 to 4096."""
+    result = CliRunner().invoke(main, ["hint", "-n", "1", "--samples", value])
+    assert result.exit_code == 2, result.output
+    assert f"'--samples': {said}" in result.output

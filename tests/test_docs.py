@@ -252,7 +252,7 @@ def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
         assert client.post(f"/api/games/{hinted}/moves", json={"move": "c1"}).status_code == 200
         hint = client.post(f"/api/games/{hinted}/hint", json={}).json()
     # (a fair hint adds what its samples found, while a card is hidden: the words after the list)
-    sampled = {"samples", "wins", "undecided", "win_share"}
+    sampled = {"samples", "wins", "undecided", "win_share", "estimate"}
     assert hint["move"] is not None and sampled <= set(hint)
     assert _listed_keys("POST /api/games/{id}/hint", "Answers") | sampled == set(hint), "the hint"
     for (heading, before), answer in answers.items():

@@ -7,9 +7,12 @@ from __future__ import annotations
 import pytest
 
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.solver import hint_line
 from terrace.solver.advice import describe, hint_report
 from terrace.solver.api import SolveResult
+from terrace.solver.coach import base_chances
+from terrace.solver.decision import ESTIMATE_WORDS, UPPER_ESTIMATE, Decision
 from terrace.solver.hint_line import GAME_OVER, NOTHING_USEFUL, WHY_NO_MOVE, game_over
 from terrace.variants import get_rules
 
@@ -83,11 +86,28 @@ def test_a_fair_hint_that_names_a_move_gives_no_reason_for_none() -> None:
 
 
 @pytest.mark.parametrize(("samples", "undecided", "words"), [
-    (1, 0, "t2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards)"),
-    (2, 1, "t2t8: wins in 1 of 2 sampled stock orders, 1 undecided (does not look at face-down cards)"),
+    (1, 0, "t2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards; a sampled stock"),
+    (2, 1, "t2t8: wins in 1 of 2 sampled stock orders, 1 undecided (does not look at face-down cards; a"),
 ])
 def test_one_sampled_stock_order_is_said_in_the_singular(samples: int, undecided: int, words: str) -> None:
     """terrace hint with little time (Falling Star deal 4, --max-seconds
     0.02) printed "t2t8: wins in 1 of 1 sampled stock orders"."""
     assert describe({"move": "t2t8", "kind": "sampled", "fair": True, "samples": samples, "wins": 1,
-                     "undecided": undecided}) == words
+                     "undecided": undecided}).startswith(words)
+
+
+def test_a_count_of_sampled_stocks_says_what_it_is_in_words_and_json() -> None:
+    """terrace hint said "wins in 28 of 32 sampled stock orders" and its
+    JSON only the counts, where such a count is an upper estimate (a sample
+    counts as won when a winning line exists for one who knows its order).
+    The words say so, and the JSON of a hint, of the coach's fair move (the
+    same dict) and of the base cards' chances carries ``estimate``."""
+    sampled = Decision(Move.parse("s"), "sampled", samples=32, wins=28).to_dict()
+    assert sampled["estimate"] == UPPER_ESTIMATE == "upper"
+    assert Decision(Move.parse("s"), "safe").to_dict()["estimate"] is None
+    assert describe({**sampled, "fair": True}) == (
+        f"s: wins in 28 of 32 sampled stock orders (does not look at face-down cards; {ESTIMATE_WORDS})")
+    assert "upper estimate" in ESTIMATE_WORDS
+    chosen = Board.from_number(1, get_rules("terrace"))
+    chosen.push_text("c1")
+    assert base_chances(chosen)["estimate"] == UPPER_ESTIMATE

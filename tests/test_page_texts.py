@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from terrace.position import Status
+from terrace.solver.decision import ESTIMATE_WORDS
 from terrace.solver.hint_line import WHY_NO_MOVE
 from terrace.web.i18n import WEB_WORDINGS, WebRefusal
 from web_support import app_client
@@ -231,19 +232,27 @@ def test_the_german_page_names_a_candidate_as_its_rules_do() -> None:
     assert "Karte zur Wahl" in texts["coach.choice"] and "Karte zur Wahl" in texts["coach.choiceCard"]
 
 
-def test_the_chances_say_their_counts_are_no_players_chance() -> None:
-    """The base cards' "Chances" count the sampled stocks in which a
-    winning line exists for one who knows the order; the page said only
-    "wins in 8 of 8 sampled stocks (does not look at face-down cards)".
-    The fair player, following them on Terrace deals 1-40 (K = 4), won 25
-    (62.5%) where the card it chose averaged 96% of its samples."""
-    says = {"en": ("for one who knows that order", "wins less often", "not your chance"),
-            "de": ("für den, der sie kennt", "gewinnt seltener", "nicht deine Gewinnchance")}
+def test_every_count_of_sampled_stocks_says_it_is_an_upper_estimate() -> None:
+    """A sampled stock counts as won when a winning line exists for one who
+    knows its order: following its own hints on Terrace deals 1-40 (K = 4)
+    the fair player won 25 (62.5%) where the card it chose averaged 96% of
+    its samples. The base cards' Chances said so; the mid-game fair hint
+    and the coach still said only "wins in 28 of 32 sampled stocks". Every
+    text that counts them takes the one phrase, sampled.estimate, in each
+    language; terrace hint prints the English one (ESTIMATE_WORDS)."""
+    says = {"en": ("for one who knows that order", "an upper estimate", "not your chance"),
+            "de": ("für den, der sie kennt", "eine obere Schätzung", "nicht deine Gewinnchance")}
     assert set(says) == set(STRINGS)
-    for language, (counted, fewer, estimate) in says.items():
-        words = STRINGS[language]
-        assert counted in words["chances.fair"] and fewer in words["chances.fair"], language
-        assert counted in words["chances.help"] and estimate in words["chances.help"], language
+    for language, phrases in says.items():
+        assert all(phrase in STRINGS[language]["sampled.estimate"] for phrase in phrases), language
+    assert ENGLISH["sampled.estimate"] == ESTIMATE_WORDS
+    counting = [key for key, text in ENGLISH.items()
+                if "wins" in _fields(text) and not key.startswith("chances.")]
+    assert {"hint.by.sampled", "hint.by.sampledUndecided.one", "coach.sampled"} <= set(counting)
+    for language, words in STRINGS.items():
+        for key in [*counting, "chances.fair", "chances.help"]:
+            assert "estimate" in _fields(words[key]), f"{language}: {key} does not say what its count is"
+    assert re.search(r'const SHARED = \{ estimate: "sampled.estimate" \}', I18N.read_text())
 
 
 def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
@@ -258,7 +267,7 @@ def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
         for key in counted:
             assert f"{key}.one" in words, f"{language}: {key} has no words for one sampled stock"
             assert "{samples}" not in words[f"{key}.one"]
-    assert "1 sampled stock," in ENGLISH["coach.sampled.one"]
+    assert "1 sampled stock (" in ENGLISH["coach.sampled.one"]
     assert "von 1 ausgelosten Reihenfolge des" in STRINGS["de"]["coach.sampled.one"]
     filled = re.findall(r"samples: ([\w.]+)[^}]*\}", _scripts())
     assert len(filled) >= 3

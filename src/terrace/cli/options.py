@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -228,16 +228,28 @@ class WholeNumber(click.ParamType[int]):
             if not _WHOLE.fullmatch(text):
                 self.fail(f"{quote(text)} is not a whole number (write it in the digits 0-9)", param, ctx)
             if len(text.lstrip("+-")) > MAX_DIGITS:
-                self.fail(f"{quote(text)} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+                # (beyond every bound: said as the bound, not "give at most 40 digits", which
+                # --samples 10**100 was told where 40 digits are as far out of its 1 to 4096)
+                bound = self.minimum if text.startswith("-") else self.maximum
+                if bound is None:
+                    self.fail(f"{quote(text)} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+                self._out_of_range(quote(text), param, ctx)
             number = int(text)
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
-            if high is None:
-                self.fail(f"{number} is too small: give at least {low}", param, ctx)
-            if low is None:
-                self.fail(f"{number} is too large: give at most {high}", param, ctx)
-            self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
+            self._out_of_range(str(number), param, ctx)
         return number
+
+    def _out_of_range(
+        self, number: str, param: click.Parameter | None, ctx: click.Context | None
+    ) -> NoReturn:
+        """Refuse ``number`` (as written), which lies outside the bounds."""
+        low, high = self.minimum, self.maximum
+        if high is None:
+            self.fail(f"{number} is too small: give at least {low}", param, ctx)
+        if low is None:
+            self.fail(f"{number} is too large: give at most {high}", param, ctx)
+        self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
 
 
 DEAL_NUMBER = WholeNumber(0, MAX_DEAL_NUMBER)

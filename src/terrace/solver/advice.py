@@ -28,7 +28,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes, check_seed
-from terrace.solver.decision import Decision
+from terrace.solver.decision import ESTIMATE_WORDS, Decision
 from terrace.solver.fair import KEPT_SOLVE_BYTES, FairPlayer, FairSettings
 from terrace.solver.hint_line import (
     GAME_OVER,
@@ -474,12 +474,17 @@ def describe(report: dict[str, Any], face_down: str | None = None) -> str:
     knows of the face-down cards (:func:`face_down`), which a fair proved
     line says (None: nothing is face down).
 
-    >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16, "wins": 14})
-    't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
-    >>> describe({"move": "s", "kind": "sampled", "fair": True, "samples": 16, "wins": 3, "undecided": 5})
-    's: wins in 3 of 16 sampled stock orders, 5 undecided (does not look at face-down cards)'
-    >>> describe({"move": "t2t8", "kind": "sampled", "fair": True, "samples": 1, "wins": 1})
-    't2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards)'
+    >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16,
+    ...           "wins": 14})  # doctest: +NORMALIZE_WHITESPACE
+    't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards;
+    a sampled stock counts as won when a winning line exists for one who knows that order:
+    an upper estimate, not your chance of winning)'
+    >>> describe({"move": "s", "kind": "sampled", "fair": True, "samples": 16, "wins": 3,
+    ...           "undecided": 5})  # doctest: +ELLIPSIS
+    's: wins in 3 of 16 sampled stock orders, 5 undecided (does not look at face-down cards; a sampled ...)'
+    >>> describe({"move": "t2t8", "kind": "sampled", "fair": True, "samples": 1,
+    ...           "wins": 1})  # doctest: +ELLIPSIS
+    't2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards; a sampled ...)'
     >>> describe({"move": "s", "kind": "heuristic", "fair": True, "samples": 16, "wins": 0, "undecided": 16})
     's: no sampled stock order was decided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
@@ -521,7 +526,8 @@ def describe(report: dict[str, Any], face_down: str | None = None) -> str:
         }.get(report["kind"], f"wins in {report.get('wins', 0)} of {report.get('samples', 0)} "
                               f"sampled stock order{'' if report.get('samples') == 1 else 's'}"
                               + _undecided(report))
-        return f"{move}: {reason} (does not look at face-down cards)"
+        counted = f"; {ESTIMATE_WORDS}" if report["kind"] == "sampled" else ""
+        return f"{move}: {reason} (does not look at face-down cards{counted})"
     proved = {
         "winnable": f"starts a winning line of {_moves(len(report.get('line', [])))}",
         "furthest": "undecided in the time; starts the line that put the most cards up",

@@ -46,7 +46,7 @@ from terrace.moves import Move
 from terrace.solver.advice import HINT_SETTINGS, fair_answer
 from terrace.solver.api import LOST, UNKNOWN, WON, solve
 from terrace.solver.budget import check_budget, check_nodes
-from terrace.solver.decision import Decision
+from terrace.solver.decision import UPPER_ESTIMATE, Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, observe, stock_shown
@@ -450,7 +450,8 @@ def base_chances(
     """Each base-card candidate's wins across the stock orders the fair
     player samples (it never looks at the face-down cards): ``{"samples":
     K, "candidates": [{"move", "wins", "tried", "undecided"}...],
-    "seconds"}`` in the candidates' order. ``tried`` of the K samples were
+    "estimate", "seconds"}`` in the candidates' order (``estimate``:
+    :data:`~terrace.solver.decision.UPPER_ESTIMATE`, what the wins are). ``tried`` of the K samples were
     solved in the time, ``undecided`` of those the solver could not decide
     for that candidate (``wins`` counts only proved wins, so a candidate
     undecided in every sample is not one that never wins). A game past the
@@ -485,11 +486,11 @@ def chances_and_pick(
     obs = observe(board)
     count = settings.samples * settings.choice_factor
     if not obs.choosing:
-        return {"samples": count, "candidates": [], "seconds": 0.0}, None
+        return {"samples": count, "candidates": [], "estimate": UPPER_ESTIMATE, "seconds": 0.0}, None
     if terrace_dead(board):
         candidates = [{"move": str(move), "wins": 0, "tried": count, "undecided": 0} for move in obs.legal]
         took = round(time.perf_counter() - began, 3)
-        return {"samples": count, "candidates": candidates, "seconds": took}, None
+        return {"samples": count, "candidates": candidates, "estimate": UPPER_ESTIMATE, "seconds": took}, None
     player = FairPlayer(settings, seed, cancel)
     decision = player.decide(obs, began + seconds)
     counts = {move: (wins, tried) for move, wins, tried in decision.choices}
@@ -498,7 +499,8 @@ def chances_and_pick(
         wins, tried = counts.get(move, (0, 0))
         undecided = player.undecided(move) if decision.kind == "sampled" else 0
         candidates.append({"move": str(move), "wins": wins, "tried": tried, "undecided": undecided})
-    report = {"samples": count, "candidates": candidates, "seconds": round(time.perf_counter() - began, 3)}
+    report = {"samples": count, "candidates": candidates, "estimate": UPPER_ESTIMATE,
+              "seconds": round(time.perf_counter() - began, 3)}
     return report, decision
 
 

@@ -93,10 +93,11 @@ def find_hint(
     why = None
     if decision.move is None:
         why = why_no_move(board)
+    counts = decision.to_dict()
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
-            "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "back": 0,
-            "face_down": None, "kept": None}
+            "undecided": decision.undecided, "win_share": counts["win_share"], "estimate": counts["estimate"],
+            "back": 0, "face_down": None, "kept": None}
 
 
 def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -> dict[str, Any] | None:
@@ -126,7 +127,7 @@ def over_hint(peek: bool) -> dict[str, Any]:
     reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek,
                              "back": 0, "face_down": None}
     if not peek:
-        reply.update(samples=0, wins=0, undecided=0, win_share=None)
+        reply.update(samples=0, wins=0, undecided=0, win_share=None, estimate=None)
     reply["kept"] = None
     return reply
 

@@ -32,11 +32,21 @@ function moveWords(game, move, piles, name = cardLabel) {
   return card ? t("coach.moveCardFromTo", { card, from, to }) : t("coach.moveFromTo", { from, to });
 }
 
+// What the fair player's samples found, as its hint says it: undecided
+// samples counted ("it wins in 4 of 16" read as 12 losses), and a move no
+// sample decided is the rule of thumb's, not one that "wins in 0 of 16".
+function fairCounts(fair) {
+  if (fair.kind === "heuristic" && fair.samples) return t("coach.heuristic");
+  if (fair.kind !== "sampled" || !fair.samples) return "";
+  return t(fair.undecided ? "coach.sampledUndecided" : "coach.sampled",
+    { wins: fair.wins, samples: fair.samples, n: fair.samples, undecided: fair.undecided });
+}
+
 function fairWords(game, fair, name) {
   if (!fair || !fair.move) return t("coach.fairNone");
   const what = moveWords(game, fair.move, fair.piles, name);
   if (fair.same) return t("coach.fairSame", { what });
-  const sampled = fair.samples ? t("coach.sampled", { wins: fair.wins, samples: fair.samples, n: fair.samples }) : "";
+  const sampled = fairCounts(fair);
   const kept = { won: t("coach.fairKept"), lost: t("coach.fairLostToo"), unknown: t("coach.fairUnknown") }[fair.result] || "";
   return `${t("coach.fair", { what })} ${sampled} ${kept}`.trim();
 }

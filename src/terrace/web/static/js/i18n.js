@@ -105,10 +105,11 @@ const STRINGS = {
     "hint.by.alike.one": "The face-down cards differ only in suit, which does not matter here: backed by a proved winning line of 1 move.",
     "hint.by.heuristic": "A rule of thumb, not a proof: it does not look at face-down cards, and the solver decided nothing in the time.",
     "hint.by.furthest": "Not a proof: the solver decided nothing in the time; this move starts the line that got the most cards onto the foundations.",
-    "hint.by.sampled": "Does not look at face-down cards; wins in {wins} of {samples} sampled stocks.",
-    "hint.by.sampledUndecided": "Does not look at face-down cards; wins in {wins} of {samples} sampled stocks ({undecided} undecided).",
-    "hint.by.sampled.one": "Does not look at face-down cards; wins in {wins} of 1 sampled stock.",
-    "hint.by.sampledUndecided.one": "Does not look at face-down cards; wins in {wins} of 1 sampled stock ({undecided} undecided).",
+    "hint.by.sampled": "Does not look at face-down cards; wins in {wins} of {samples} sampled stocks ({estimate}).",
+    "hint.by.sampledUndecided": "Does not look at face-down cards; wins in {wins} of {samples} sampled stocks, {undecided} undecided ({estimate}).",
+    "hint.by.sampled.one": "Does not look at face-down cards; wins in {wins} of 1 sampled stock ({estimate}).",
+    "hint.by.sampledUndecided.one": "Does not look at face-down cards; wins in {wins} of 1 sampled stock, {undecided} undecided ({estimate}).",
+    "sampled.estimate": "a sampled stock counts as won when a winning line exists for one who knows that order: an upper estimate, not your chance of winning",
     "hint.by.safe": "Does not look at face-down cards; a foundation move that is safe whatever the stock holds.",
     "hint.by.only": "Does not look at face-down cards; the only move that leads to a new position.",
     "hint.why.no-winning-line": "No hint: the solver proved that no winning line remains from here.",
@@ -307,8 +308,11 @@ const STRINGS = {
     "coach.lostAt": "The game was lost here, at move {step}: {what}. Before it a winning line remained; after it none did.",
     "coach.winning": "A move that kept a winning line: {what} (the solver's, which sees the face-down cards).",
     "coach.fair": "The fair player, which sees only what you saw, would have played another move ({what}):",
-    "coach.sampled": "it wins in {wins} of {samples} sampled stocks,",
-    "coach.sampled.one": "it wins in {wins} of 1 sampled stock,",
+    "coach.sampled": "it wins in {wins} of {samples} sampled stocks ({estimate}),",
+    "coach.sampled.one": "it wins in {wins} of 1 sampled stock ({estimate}),",
+    "coach.sampledUndecided": "it wins in {wins} of {samples} sampled stocks, {undecided} undecided ({estimate}),",
+    "coach.sampledUndecided.one": "it wins in {wins} of 1 sampled stock, {undecided} undecided ({estimate}),",
+    "coach.heuristic": "the solver decided none of its sampled stocks in the time, so it follows a rule of thumb,",
     "coach.fairKept": "and it keeps a winning line.",
     "coach.fairLostToo": "but it loses too: from what could be seen, the loss was bad luck.",
     "coach.fairUnknown": "whether it keeps a winning line is not known.",
@@ -334,13 +338,13 @@ const STRINGS = {
     "coach.moveCardFromTo": "the {card} {from} to {to}",
     "chances.button": "Chances",
     "chances.busy": "Sampling…",
-    "chances.help": "Each candidate's wins across sampled orders of the face-down stock (the fair player's sampling: it does not look at face-down cards). A sampled order counts as a win when a winning line exists for one who knows that order: an upper estimate, not your chance of winning",
+    "chances.help": "Each candidate's wins across sampled orders of the face-down stock (the fair player's sampling: it does not look at face-down cards). {^estimate}",
     "chances.one": "{card}: wins in {wins} of {samples} sampled stocks",
     "chances.oneUndecided": "{card}: wins in {wins} of {samples} sampled stocks, {undecided} undecided",
     "chances.one.one": "{card}: wins in {wins} of 1 sampled stock",
     "chances.oneUndecided.one": "{card}: wins in {wins} of 1 sampled stock, {undecided} undecided",
     "chances.dead": "{card}: the terrace could never be played out (lost whatever the stock holds)",
-    "chances.fair": "(does not look at face-down cards; a sampled order counts as a win when a winning line exists for one who knows that order, so a player who cannot see the stock wins less often than these counts say)",
+    "chances.fair": "(does not look at face-down cards; {estimate})",
     "assist.warn": "Warn before a move that loses a won game (the solver checks each move)",
     "warn.title": "This move loses a won game",
     "warn.text": "The solver proves that the game can still be won now, and that no winning line remains after this move. Play it all the same?",
@@ -458,10 +462,11 @@ const STRINGS = {
     "hint.by.alike.one": "Die verdeckten Karten unterscheiden sich nur im Symbol, und das zählt hier nicht: gestützt auf einen bewiesenen Gewinnweg von 1 Zug.",
     "hint.by.heuristic": "Eine Faustregel, kein Beweis: Sie sieht keine verdeckten Karten, und der Löser hat in der Zeit nichts entschieden.",
     "hint.by.furthest": "Kein Beweis: Der Löser hat in der Zeit nichts entschieden; dieser Zug beginnt den Weg, der die meisten Karten auf die Zielstapel brachte.",
-    "hint.by.sampled": "Sieht keine verdeckten Karten; gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats.",
-    "hint.by.sampledUndecided": "Sieht keine verdeckten Karten; gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats ({undecided} unentschieden).",
-    "hint.by.sampled.one": "Sieht keine verdeckten Karten; gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats.",
-    "hint.by.sampledUndecided.one": "Sieht keine verdeckten Karten; gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats ({undecided} unentschieden).",
+    "hint.by.sampled": "Sieht keine verdeckten Karten; gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats ({estimate}).",
+    "hint.by.sampledUndecided": "Sieht keine verdeckten Karten; gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats, {undecided} unentschieden ({estimate}).",
+    "hint.by.sampled.one": "Sieht keine verdeckten Karten; gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats ({estimate}).",
+    "hint.by.sampledUndecided.one": "Sieht keine verdeckten Karten; gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats, {undecided} unentschieden ({estimate}).",
+    "sampled.estimate": "eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, einen Gewinnweg gibt: eine obere Schätzung, nicht deine Gewinnchance",
     "hint.by.safe": "Sieht keine verdeckten Karten; ein Zug auf einen Zielstapel, der bei jeder Reihenfolge des Vorrats sicher ist.",
     "hint.by.only": "Sieht keine verdeckten Karten; der einzige Zug zu einer neuen Stellung.",
     "hint.why.no-winning-line": "Kein Tipp: Der Löser hat bewiesen, dass von hier kein Gewinnweg mehr bleibt.",
@@ -662,8 +667,11 @@ const STRINGS = {
     "coach.lostAt": "Hier ging das Spiel verloren, mit Zug {step}: {what}. Davor gab es noch einen Weg zum Sieg, danach keinen mehr.",
     "coach.winning": "Ein Zug, der den Sieg offen hielt: {what} (der des Lösers, der die verdeckten Karten sieht).",
     "coach.fair": "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen anderen Zug gespielt ({what}):",
-    "coach.sampled": "Er gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats,",
-    "coach.sampled.one": "Er gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats,",
+    "coach.sampled": "Er gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats ({estimate}),",
+    "coach.sampled.one": "Er gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats ({estimate}),",
+    "coach.sampledUndecided": "Er gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats, {undecided} unentschieden ({estimate}),",
+    "coach.sampledUndecided.one": "Er gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats, {undecided} unentschieden ({estimate}),",
+    "coach.heuristic": "Der Löser hat in der Zeit keine der ausgelosten Reihenfolgen entschieden, er folgt also einer Faustregel,",
     "coach.fairKept": "und er hält einen Weg zum Sieg offen.",
     "coach.fairLostToo": "aber auch er verliert: Nach dem, was zu sehen war, war es Pech.",
     "coach.fairUnknown": "ob er den Sieg offen hält, ist nicht bekannt.",
@@ -689,13 +697,13 @@ const STRINGS = {
     "coach.moveCardFromTo": "{card} {from} auf {to}",
     "chances.button": "Chancen",
     "chances.busy": "Lose aus…",
-    "chances.help": "Die Siege jeder Karte zur Wahl über ausgeloste Reihenfolgen des verdeckten Vorrats (wie der faire Spieler sie auslost: Er schaut nicht in verdeckte Karten). Eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, einen Gewinnweg gibt: eine obere Schätzung, nicht deine Gewinnchance",
+    "chances.help": "Die Siege jeder Karte zur Wahl über ausgeloste Reihenfolgen des verdeckten Vorrats (wie der faire Spieler sie auslost: Er schaut nicht in verdeckte Karten). {^estimate}",
     "chances.one": "{card}: gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats",
     "chances.oneUndecided": "{card}: gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats, {undecided} unentschieden",
     "chances.one.one": "{card}: gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats",
     "chances.oneUndecided.one": "{card}: gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats, {undecided} unentschieden",
     "chances.dead": "{card}: Die Terrasse ließe sich nie abspielen (verloren, was auch immer der Vorrat enthält)",
-    "chances.fair": "(schaut nicht in verdeckte Karten; eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, einen Gewinnweg gibt: Wer den Vorrat nicht sieht, gewinnt seltener, als diese Zahlen sagen)",
+    "chances.fair": "(schaut nicht in verdeckte Karten; {estimate})",
     "assist.warn": "Vor einem Zug warnen, der ein gewonnenes Spiel verliert (der Löser prüft jeden Zug)",
     "warn.title": "Dieser Zug verspielt ein gewonnenes Spiel",
     "warn.text": "Der Löser beweist, dass das Spiel jetzt noch zu gewinnen ist und nach diesem Zug kein Weg mehr zum Sieg bleibt. Trotzdem spielen?",
@@ -787,12 +795,18 @@ export function count(value) {
 // {^name} puts the value in with a capital first letter: where a language
 // starts a sentence with it (German after a colon: "Tipp: {^what}." gives
 // "Tipp: Decke …", where English writes "Hint: turn …").
+// Phrases that several texts take in whole, by placeholder: each is
+// written once (a sampled count's "upper estimate": the hint, the coach
+// and the base cards' chances say it in the same words).
+const SHARED = { estimate: "sampled.estimate" };
+
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
   return text.replace(/\{(\^?)(\w+)\}/g, (whole, capital, name) => {
-    if (!(name in vars)) return whole;
-    const value = count(vars[name]);
+    const shared = Object.hasOwn(SHARED, name) ? SHARED[name] : null;
+    if (!(name in vars) && !shared) return whole;
+    const value = name in vars ? count(vars[name]) : t(shared);
     return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
   });
 }
