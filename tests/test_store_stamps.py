@@ -108,7 +108,8 @@ def test_a_stale_stamp_is_replaced_once_the_game_has_replayed(games: Path, pushe
     [
         ("UPDATE moves SET move = 't1t2' WHERE ply = 5 AND game_id = (SELECT id FROM games WHERE rowid = 1)",
          "do not replay"),
-        ("DELETE FROM moves WHERE ply = 0 AND game_id = (SELECT id FROM games WHERE rowid = 2)", "replay"),
+        ("DELETE FROM moves WHERE ply = 0 AND game_id = (SELECT id FROM games WHERE rowid = 2)",
+         "not numbered 0, 1, 2 and on without a gap: move 1 is out of place"),
         ("UPDATE games SET status = 'won' WHERE rowid = 2", "lead to"),
         ("UPDATE games SET won_moves = 3 WHERE rowid = 1", "won_moves"),
         ("UPDATE games SET deal_number = 99 WHERE rowid = 1", "deal"),
