@@ -393,10 +393,11 @@ def _won(db: Path) -> str:
     "UPDATE moves SET ply = -1 WHERE game_id = ? AND ply = 0",  # (breaks CHECK (ply >= 0))
     "UPDATE moves SET ply = ply + 7 WHERE game_id = ? AND ply = (SELECT max(ply) FROM moves)",  # (a gap)
     "UPDATE moves SET ply = 'x' WHERE game_id = ? AND ply = 4",
+    "UPDATE moves SET ply = 4.5 WHERE game_id = ? AND ply = 4",
 ])
 def test_moves_numbered_out_of_place_by_hand_make_the_game_damaged(
         tmp_path: Path, edit: str, caplog: pytest.LogCaptureFixture) -> None:
-    """A move row renumbered by hand (negative, past a gap, not a number)
+    """A move row renumbered by hand (negative, past a gap, not a whole number)
     was read in its order among the others: the line, in the same order
     or with a move put elsewhere, replayed and counted as a win, where a
     row breaking the table's constraints makes its game damaged; and the
