@@ -1431,7 +1431,8 @@ class SqliteStore:
                 tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
                 found = read_layout(conn)
             finally:
-                conn.execute("COMMIT")
+                if conn.in_transaction:  # (a read that failed ended it: its error is the one to tell)
+                    conn.execute("COMMIT")
             if application_id == 0 and set(found) == VERDICT_TABLES:
                 raise verdict_cache(self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
