@@ -339,6 +339,17 @@ def test_a_database_on_a_read_only_file_system_is_refused_with_the_same_words(
     assert said.startswith("games cannot be saved in games.sqlite: the database is read-only")
 
 
+def _stats_and_export_read(db: Path, out: Path) -> int:
+    """Run terrace stats and terrace export --all on ``db`` (exported to
+    ``out``), which must both succeed; the number of records exported."""
+    runner = CliRunner()
+    stats = runner.invoke(main, ["stats", "--db", str(db)])
+    assert stats.exit_code == 0 and "Played" in stats.output, stats.output
+    exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    return len(json.loads(out.read_text()))
+
+
 def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(tmp_path: Path) -> None:
     """SQLite has no room for the -shm file it reads through: stats and
     export said "the update of the database's layout was not saved: the
@@ -351,12 +362,7 @@ def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(
         shutil.copy(tmp_path / "games.sqlite", db)
         fill(folder)
         before = db.read_bytes()
-        runner = CliRunner()
-        stats = runner.invoke(main, ["stats", "--db", str(db)])
-        assert stats.exit_code == 0 and "Won" in stats.output, stats.output
-        exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "out.json")])
-        assert exported.exit_code == 0, exported.output
-        assert len(json.loads((tmp_path / "out.json").read_text())) == 1
+        assert _stats_and_export_read(db, tmp_path / "out.json") == 1
         for name in ("games.sqlite", "new.sqlite"):
             with pytest.raises(StoreWriteError) as refused:
                 open_store(folder / name)
@@ -883,10 +889,6 @@ def test_a_file_closed_sound_then_a_full_disk_still_lets_stats_and_export_read(t
             play(store, start(store, record), record.moves[:3])
         fill(folder)
         before = db.read_bytes()
-        runner = CliRunner()
-        stats = runner.invoke(main, ["stats", "--db", str(db)])
-        assert stats.exit_code == 0 and "Played" in stats.output, stats.output
-        exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "out.json")])
-        assert exported.exit_code == 0, exported.output
+        assert _stats_and_export_read(db, tmp_path / "out.json") == 1
         assert sorted(p.name for p in folder.iterdir()) == ["filler", "games.sqlite"]
         assert db.read_bytes() == before
