@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import shutil
 from datetime import UTC, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from terrace.cli import main
 from terrace.storage import open_store
 from terrace.storage import sqlite as sqlite_module
 from terrace.storage.memory import MemoryStore
+from terrace.storage.paths import findings_folder
 from terrace.storage.running import Running
 from terrace.storage.statistics import GameFacts, summarize
 from terrace.storage.transfer import export_record, read_games
@@ -161,9 +163,12 @@ def test_terrace_stats_says_it_checks_many_games_and_how_far_it_is(
     with open_store(db, read_only=True) as reader:
         reader.statistics(progress=lambda checked, total: told.append((checked, total)))
     assert told == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+    shutil.rmtree(findings_folder())  # (what that read found sound is noted: as on another computer)
     said = CliRunner().invoke(main, ["stats", "--db", str(db)])
     assert said.exit_code == 0 and "note: checking 4 saved games for the statistics" in said.stderr
     assert said.stdout.startswith("Variant")
+    noted = CliRunner().invoke(main, ["stats", "--db", str(db)])  # (the games found sound: not checked again)
+    assert noted.exit_code == 0 and noted.stderr == "" and noted.stdout == said.stdout
     with open_store(db) as store:
         store.statistics()  # (kept in the file: nothing to say)
     again = CliRunner().invoke(main, ["stats", "--db", str(db)])

@@ -339,6 +339,17 @@ def test_a_database_on_a_read_only_file_system_is_refused_with_the_same_words(
     assert said.startswith("games cannot be saved in games.sqlite: the database is read-only")
 
 
+def _stats_and_export_read(db: Path, out: Path) -> int:
+    """Run terrace stats and terrace export --all on ``db`` (exported to
+    ``out``), which must both succeed; the number of records exported."""
+    runner = CliRunner()
+    stats = runner.invoke(main, ["stats", "--db", str(db)])
+    assert stats.exit_code == 0 and "Played" in stats.output, stats.output
+    exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    return len(json.loads(out.read_text()))
+
+
 def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(tmp_path: Path) -> None:
     """SQLite has no room for the -shm file it reads through: stats and
     export said "the update of the database's layout was not saved: the
@@ -351,12 +362,7 @@ def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(
         shutil.copy(tmp_path / "games.sqlite", db)
         fill(folder)
         before = db.read_bytes()
-        runner = CliRunner()
-        stats = runner.invoke(main, ["stats", "--db", str(db)])
-        assert stats.exit_code == 0 and "Won" in stats.output, stats.output
-        exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "out.json")])
-        assert exported.exit_code == 0, exported.output
-        assert len(json.loads((tmp_path / "out.json").read_text())) == 1
+        assert _stats_and_export_read(db, tmp_path / "out.json") == 1
         for name in ("games.sqlite", "new.sqlite"):
             with pytest.raises(StoreWriteError) as refused:
                 open_store(folder / name)
@@ -866,3 +872,23 @@ def test_a_winnable_web_game_beside_a_verdict_cache_linked_to_dev_null_is_refuse
         "solver.sqlite3 ist keine gewöhnliche Datei (eine Pipe oder ein Gerät), keine Datei für den Speicher "
         "des Lösers")
     assert Path("/dev/null-journal").exists() == journal_before
+
+
+def test_a_file_closed_sound_then_a_full_disk_still_lets_stats_and_export_read(tmp_path: Path) -> None:
+    """A file a store closed sound is not checked whole at the next opening,
+    whose first read was then its layout's, in a transaction: on a full
+    disk (no room for the -shm index) that read failed, its transaction
+    ended, and the COMMIT after it said instead "the database
+    games.sqlite failed: cannot commit - no transaction is active", so that
+    terrace stats and export, which read such a file as it stands, could
+    not (the player's backup on a full disk)."""
+    record = golden("terrace-won")
+    with full_disk(tmp_path) as folder:
+        db = folder / "games.sqlite"
+        with open_store(db) as store:
+            play(store, start(store, record), record.moves[:3])
+        fill(folder)
+        before = db.read_bytes()
+        assert _stats_and_export_read(db, tmp_path / "out.json") == 1
+        assert sorted(p.name for p in folder.iterdir()) == ["filler", "games.sqlite"]
+        assert db.read_bytes() == before

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from store_support import golden, locked_by_another, play, start
-from terrace.storage import DamagedGameError, StoreError, open_store
+from store_support import golden, locked_by_another, play, quick_finish, sqlite_steps, start
+from terrace.storage import DamagedGameError, StoreError, open_store, rows
 from terrace.storage.base import MAX_REVISION, UnsavableGameError
 from terrace.storage.transfer import export_record, read_games
 
@@ -380,3 +382,58 @@ def test_a_game_deleted_by_hand_comes_back_from_its_backup(tmp_path: Path, resto
         assert store.get(game_id).moves == list(golden("terrace-won").moves[:5])
         assert store.history(game_id) == logged and len(logged) == 1 + restore
         assert store.count_hint(game_id, "a position") is True  # (a hint of this game, not the one deleted)
+
+
+def _won(db: Path) -> str:
+    with open_store(db) as store:
+        return quick_finish(store, "terrace-won").id
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE moves SET ply = -1 WHERE game_id = ? AND ply = 0",  # (breaks CHECK (ply >= 0))
+    "UPDATE moves SET ply = ply + 7 WHERE game_id = ? AND ply = (SELECT max(ply) FROM moves)",  # (a gap)
+    "UPDATE moves SET ply = 'x' WHERE game_id = ? AND ply = 4",
+    "UPDATE moves SET ply = 4.5 WHERE game_id = ? AND ply = 4",
+])
+def test_moves_numbered_out_of_place_by_hand_make_the_game_damaged(
+        tmp_path: Path, edit: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A move row renumbered by hand (negative, past a gap, not a whole number)
+    was read in its order among the others: the line, in the same order
+    or with a move put elsewhere, replayed and counted as a win, where a
+    row breaking the table's constraints makes its game damaged; and the
+    next move of a game with a gap failed on the row in its way."""
+    caplog.set_level(logging.CRITICAL)
+    db = tmp_path / "games.sqlite"
+    game_id = _won(db)
+    _edit(db, edit, game_id)
+    for read_only in (True, False):
+        with open_store(db, read_only=read_only) as store:
+            assert store.statistics()["damaged"] == 1, read_only
+            assert store.recent() == []
+            with pytest.raises(DamagedGameError, match="not numbered 0, 1, 2 and on without a gap"):
+                store.get(game_id)
+
+
+def test_a_line_of_more_rows_than_a_line_holds_is_refused_reading_one_row_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A line of 10 million rows (added by hand) was read whole to be
+    refused as too long: 11 s of CPU and 360 MB for terrace stats. A read
+    now stops one row past the most a line holds (made 300 here, 10,001
+    rows added)."""
+    caplog.set_level(logging.CRITICAL)
+    db = tmp_path / "games.sqlite"
+    game_id = _won(db)
+    _edit(db, "INSERT INTO moves (game_id, ply, move) WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL "
+              "SELECT i + 1 FROM n WHERE i < 11000) SELECT ?, i, 's' FROM n", game_id)
+    monkeypatch.setattr(rows, "MAX_LINE", 300)
+    with open_store(db, read_only=True) as store:
+        steps, refused = sqlite_steps(store, lambda: _refusal(lambda: store.get(game_id)))
+        assert "hold more than 300 moves" in str(refused)
+        assert steps < 100, steps  # (reading all 10,272 rows: 823)
+        assert store.statistics()["damaged"] == 1
+
+
+def _refusal(read: Callable[[], object]) -> StoreError:
+    with pytest.raises(StoreError) as refused:
+        read()
+    return refused.value

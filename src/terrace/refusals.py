@@ -276,6 +276,7 @@ class Refusal(StrEnum):
     SAVED_TIME_NOT_NUMBER = "saved-time-not-number"
     SAVED_LINE_TOO_LONG = "saved-line-too-long"
     SAVED_MOVES_MISSING = "saved-moves-missing"
+    SAVED_MOVES_NUMBERED = "saved-moves-numbered"
     SAVED_WIN_PAIR = "saved-win-pair"
     SAVED_WIN_TOO_SHORT = "saved-win-too-short"
     SAVED_GIVEN_UP_WON = "saved-given-up-won"
@@ -972,6 +973,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.SAVED_MOVES_MISSING: Wording(
         _BAD, "{played:#move/moves} played but only {stored:count} stored",
         "{played:#Zug/Züge} gespielt, aber nur {stored:count} gespeichert"),
+    Refusal.SAVED_MOVES_NUMBERED: Wording(
+        _BAD, "its moves are not numbered 0, 1, 2 and on without a gap: move {number} is out of place",
+        "Seine Züge sind nicht lückenlos ab 0 nummeriert: Zug {number} steht nicht an seinem Platz"),
     Refusal.SAVED_WIN_PAIR: Wording(
         _BAD, "{field}won_at and {field}won_moves go together: both or neither",
         "„{field}won_at“ und „{field}won_moves“ gehören zusammen: beide oder keines"),

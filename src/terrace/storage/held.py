@@ -139,15 +139,15 @@ NOTE_MOST_BYTES = 2**20
 """The longest note read (64 files of the longest paths take a quarter of it)."""
 
 
-def _read(note: Path) -> dict[str, Any]:
-    """What the note holds; nothing when there is none, or it is not a
-    regular file (a FIFO would keep every close waiting), longer than
-    :data:`NOTE_MOST_BYTES`, unreadable or not JSON."""
+def read_note(note: Path, most: int = NOTE_MOST_BYTES) -> dict[str, Any]:
+    """What a note (a JSON object) holds; nothing when there is none, or it
+    is not a regular file (a FIFO would keep every close waiting), longer
+    than ``most`` bytes, unreadable or not JSON."""
     try:
         # (not blocking: opening a FIFO to read waits for a writer)
         with open(os.open(note, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
             info = os.fstat(file.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > NOTE_MOST_BYTES:
+            if not stat.S_ISREG(info.st_mode) or info.st_size > most:
                 return {}
             # (its size, not the bound: a read of 1 MiB asked for 1 MiB at once,
             # for a note of a few hundred bytes, at every note read)
@@ -155,6 +155,22 @@ def _read(note: Path) -> dict[str, Any]:
     except (OSError, ValueError):  # (ValueError: not JSON, or not UTF-8)
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def write_note(note: Path, data: dict[str, Any], prefix: str) -> None:
+    """Write a note whole in place of the one there (a file named from
+    ``prefix`` beside it, then renamed: a reader never finds half of it);
+    raises :class:`OSError`."""
+    note.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=note.parent, prefix=prefix,
+                                     delete=False) as written:
+        json.dump(data, written)
+    try:
+        os.replace(written.name, note)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(written.name)
+        raise
 
 
 def _whole(value: Any) -> bool:
@@ -194,7 +210,7 @@ def note_held(file: Path, games: int | None, note: Path | None = None, sealed: b
         info = file.stat()
     except OSError:
         return
-    notes = _read(note)
+    notes = read_note(note)
     key = _key(file)
     state = [info.st_size, info.st_mtime_ns] if sealed else None
     entry: list[Any] | None = (None if games == 0 and not sealed else
@@ -208,16 +224,7 @@ def note_held(file: Path, games: int | None, note: Path | None = None, sealed: b
         notes[key] = entry
     kept = dict(list(notes.items())[-NOTED_FILES:])
     try:
-        note.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=note.parent, prefix=".held-",
-                                         delete=False) as written:
-            json.dump(kept, written)
-        try:
-            os.replace(written.name, note)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(written.name)
-            raise
+        write_note(note, kept, ".held-")
     except OSError as error:
         log.debug("the note of held databases could not be written: %s", error)
 
@@ -229,7 +236,7 @@ def _noted(file: Path, note: Path | None) -> tuple[Held, os.stat_result] | None:
         info = file.stat()
     except OSError:
         return None
-    held = _held(_read(held_note_path() if note is None else note).get(_key(file)))
+    held = _held(read_note(held_note_path() if note is None else note).get(_key(file)))
     if held is None or not held.is_file(info, birth_ns(file)):
         return None
     return held, info

@@ -30,6 +30,9 @@ VERDICTS_FILE_NAME = "solver.sqlite3"
 HELD_NOTE_NAME = "held.json"
 """What Terrace notes of the games databases it closed (in :func:`data_folder`;
 see :mod:`terrace.storage.held`)."""
+FINDINGS_FOLDER_NAME = "stats-found"
+"""What the statistics of a store opened only to read found sound (in
+:func:`data_folder`; see :mod:`terrace.storage.findings`)."""
 DB_ENV = "TERRACE_DB"
 """Environment variable naming the games database when no ``--db`` is given."""
 MEMORY = ":memory:"
@@ -64,6 +67,12 @@ def folder_ending(name: str) -> str | None:
 def held_note_path() -> Path:
     """The note of the games databases Terrace closed holding games."""
     return data_folder() / HELD_NOTE_NAME
+
+
+def findings_folder() -> Path:
+    """The folder of the notes of what the statistics of a store opened
+    only to read found sound."""
+    return data_folder() / FINDINGS_FOLDER_NAME
 
 
 def default_games_path() -> Path:

@@ -187,16 +187,38 @@ REPLAY_STAMP_VERSION = 2
 it did (the rules of the engine changed), and every game is replayed again
 once. (2: the line is covered by its :meth:`Line.digest`, which a change
 of the line updates without reading the rest of it.)"""
+PLY_READ = "CASE typeof(ply) WHEN 'integer' THEN ply END"
+"""A move row's number as a read fetches it (any value but a whole number,
+set by hand, as null: never a long text)."""
+_NUMBERED = (
+    "SELECT (SELECT ply FROM moves WHERE game_id = ?1 ORDER BY ply LIMIT 1) IS 0 "
+    "AND (SELECT ply FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1) IS ?2 "
+    "AND NOT EXISTS (SELECT 1 FROM moves WHERE game_id = ?1 AND typeof(ply) <> 'integer')"
+)
+"""1 when a game's rows, ``?2`` + 1 of them (no more than a line holds),
+are numbered 0 to ``?2``: the first and the last number are looked up,
+and no number is a fraction (a text sorts after every number). Reading
+each row's number with its move took a line of 100,000 moves 50 ms more;
+this, 10 ms."""
+_OUT_OF_PLACE = " OR ".join(
+    f"EXISTS (SELECT 1 FROM moves AS other WHERE other.game_id = ids.value AND other.ply {bound})"
+    for bound in ("< 0", f"> {MAX_LINE}"))
 LINES = (
-    f"SELECT game_id, group_concat({MOVE_READ}, char(0)), count(*), "
-    f"max(instr(move, char(0)) OR typeof({MOVE_READ}) <> 'text') "
-    "FROM moves WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id"
+    f"SELECT ids.value, coalesce(group_concat({MOVE_READ}, char(0)), ''), count(ply), "
+    f"max(ply IS NOT NULL AND (instr(move, char(0)) OR typeof({MOVE_READ}) <> 'text')) "
+    "OR max(typeof(ply) = 'real') OR coalesce(min(ply), 0) <> 0 "
+    f"OR coalesce(max(ply), -1) <> count(ply) - 1 OR count(ply) > {MAX_LINE} OR {_OUT_OF_PLACE} "
+    "FROM json_each(?) AS ids LEFT JOIN moves ON moves.game_id = ids.value "
+    f"AND ply BETWEEN 0 AND {MAX_LINE} GROUP BY ids.value"
 )
 """The lines of the games whose ids a JSON array gives, in one query (each
 read along the moves table's key, game and ply): the moves joined by NUL
-characters, their number, and whether one holds a NUL itself or is not
-text (then the joined text is ambiguous, and the game is read move by
-move). One game costs a lookup, not a scan of every move in the file."""
+characters, their number, and whether the joined text may not be the line
+:func:`read_line` reads (then the game is read move by move): a move holds
+a NUL itself or is not text, or the rows are not numbered 0, 1, 2 and on
+without a gap, or there are more than a line may hold (of those, no more
+than one too many is read). One game costs a lookup, not a scan of every
+move in the file."""
 MAX_QUOTE = 200
 """Messages quote at most this many characters of what they were given."""
 
@@ -361,9 +383,21 @@ def replace_line(conn: sqlite3.Connection, game_id: str, old: Line, new: Line, k
 
 
 def read_line(conn: sqlite3.Connection, game_id: str) -> Line:
-    """The stored line of a game: moves played, then the redo stack."""
-    moves = [m for (m,) in conn.execute(f"SELECT {MOVE_READ} FROM moves WHERE game_id = ? ORDER BY ply",
-                                        (game_id,))]
+    """The stored line of a game: moves played, then the redo stack. Its
+    rows are numbered 0, 1, 2 and on without a gap, and there are at most
+    :data:`~terrace.storage.base.MAX_LINE` of them: a row out of place (a
+    number edited by hand, negative or skipped, which put a move elsewhere
+    in the line) or one too many makes the game damaged, found after
+    reading at most one row more than a line may hold (a line of 10 million
+    rows took 11 s of CPU and 360 MB to be refused as too long)."""
+    read = f"SELECT {MOVE_READ} FROM moves WHERE game_id = ? ORDER BY ply LIMIT ?"
+    moves = [m for (m,) in conn.execute(read, (game_id, MAX_LINE + 1))]
+    if len(moves) > MAX_LINE:
+        raise damaged_game(game_id, Reason(Refusal.SAVED_LINE_TOO_LONG, field="", most=MAX_LINE))
+    if moves and conn.execute(_NUMBERED, (game_id, len(moves) - 1)).fetchone() != (1,):
+        numbers = conn.execute(f"SELECT {PLY_READ} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        place = next((index for index, (ply,) in enumerate(numbers) if ply != index), len(moves))
+        raise damaged_game(game_id, Reason(Refusal.SAVED_MOVES_NUMBERED, number=place + 1))
     for ply, move in enumerate(moves):
         if move == _TOO_LONG:
             why = Reason(Refusal.SAVED_MOVE_TOO_LONG, number=ply + 1, most=MAX_MOVE_TEXT)

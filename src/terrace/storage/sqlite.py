@@ -109,6 +109,7 @@ from terrace.storage.files import (
     unsaved_problem,
     verdict_cache,
 )
+from terrace.storage.findings import note_sound, read_sound, row_digest
 from terrace.storage.held import emptied_since, held_open_sound, note_held, sealed_since
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
@@ -1435,7 +1436,8 @@ class SqliteStore:
                 tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
                 found = read_layout(conn)
             finally:
-                conn.execute("COMMIT")
+                if conn.in_transaction:  # (a read that failed ended it: its error is the one to tell)
+                    conn.execute("COMMIT")
             if application_id == 0 and set(found) == VERDICT_TABLES:
                 raise verdict_cache(self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
@@ -2203,6 +2205,7 @@ class SqliteStore:
         earned: list[tuple[str, str, int]] = []
         checked: list[tuple[str, Any, Any]] = []
         findings: list[tuple[Any, ...]] = []
+        sound: dict[str, str] = {}
         told: _Told | None = None
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
@@ -2226,8 +2229,6 @@ class SqliteStore:
             cached = touched is None and self._found_usable(conn)
             if cached:
                 self._take_found(conn, tally)
-            elif touched is None and progress is not None:
-                told = _Told.of(progress, _game_count(conn))
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, rowid, {kept}, {bounded('replay_stamp')}, "
                 f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
@@ -2242,9 +2243,12 @@ class SqliteStore:
             # another connection; of those, the stamped ones whose moves are
             # known to give the digest kept with them are checked by it, the
             # other stamped ones have their lines read, to check the stamps)
+            digests = self._take_noted(rows, layout) if touched is None and not cached and trusted else None
             counted = self._counted_sound if self._lines_counted else {}
             unsure = {r[0] for r in rows if self._sound.get(r[0]) != (seen := hash(r[:_WIDTH]))
                       and counted.get(r[0]) != (seen, r[-1])}
+            if touched is None and not cached and progress is not None:
+                told = _Told.of(progress, len(rows)) if len(unsure) >= LONG_CHECK else None
             by_digest = self._by_digest(rows, unsure) if trusted else {}
             stamped = [r[0] for r in rows if r[0] in unsure and r[0] not in by_digest and r[-3] is not None
                        and isinstance(r[0], str)]
@@ -2283,9 +2287,32 @@ class SqliteStore:
                 tally.put(rowid, row[0], GameFacts.from_row(row[_WIDTH:]))
                 self._counted_sound[row[0]] = (hash(row[:_WIDTH]), changes)
                 findings.append((row[0], _SOUND, *row[_WIDTH:]))
+                if (digests is not None and isinstance(row[0], str) and tuple(row) == tuple(columns)
+                        and row[0] not in self._distrusted):
+                    sound[row[0]] = digests[row[0]]
         self._keep_stamps(earned, checked, None if trusted else layout)
         self._keep_found(findings, read_at, whole=touched is None and not cached)
+        if digests is not None and unsure and self._file is not None:
+            note_sound(self._file, [layout, FOUND_VERSION], sound)
         return tally
+
+    def _take_noted(self, rows: list[Any], layout: int) -> dict[Any, str] | None:
+        """For a store opened only to read a file it reads as it stands (not
+        upgraded in a copy in memory) and which keeps no findings it may
+        take (:meth:`_found_usable`), each game's
+        :func:`~terrace.storage.findings.row_digest` (each row as
+        :meth:`statistics` reads it, its count of changes last); the games
+        whose digest is the one noted when a store like it last found them
+        sound (:mod:`terrace.storage.findings`) are taken as sound, as if
+        this store had found them. None for any other store."""
+        if not self.read_only or self._file is None or not reads_as_is(self.schema_version):
+            return None
+        digests = {r[0]: row_digest(r[:_WIDTH], r[-1]) for r in rows}
+        noted = read_sound(self._file, [layout, FOUND_VERSION])
+        for r in rows:
+            if isinstance(r[0], str) and noted.get(r[0]) == digests[r[0]] and r[0] not in self._distrusted:
+                self._counted_sound[r[0]] = (hash(r[:_WIDTH]), r[-1])
+        return digests
 
     def _found_usable(self, conn: sqlite3.Connection) -> bool:
         """Whether what the file keeps of each game's findings
