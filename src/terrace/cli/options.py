@@ -30,7 +30,7 @@ from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
+from terrace.errors import IllegalMoveError, InvalidDealError, InvalidRulesError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
@@ -194,10 +194,35 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
         return once_option(f"{flag}/{no}", option.name, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return once_option(flag, option.name, type=click.Choice(option.choices, case_sensitive=False),
-                           help=help_text)
+        return once_option(flag, option.name, type=RuleChoice(option), help=help_text)
     return once_option(flag, option.name, type=WholeNumber(),
                        help=f"{option.help}: {option.range_text()}.")
+
+
+class RuleChoice(click.Choice[str]):
+    """A rule option's choice, read and refused by the option itself
+    (:meth:`terrace.rules.RuleOption.read`), as a request or a record is:
+    ``--spaces FREE`` is ``free``, and ``--spaces frei`` is refused in the
+    engine's words (click's were "'frei' is not one of 'auto', 'free',
+    'waste'", a request's "spaces must be 'auto', 'free' or 'waste', not
+    'frei'").
+
+    >>> RuleChoice(RULE_OPTIONS["spaces"]).convert(" Free", None, None)
+    'free'
+    >>> RuleChoice(RULE_OPTIONS["spaces"]).convert("frei", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: spaces must be 'auto', 'free' or 'waste', not 'frei'
+    """
+
+    def __init__(self, option: RuleOption) -> None:
+        super().__init__(option.choices)
+        self.option = option
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return str(self.option.read(value).value)
+        except InvalidRulesError as error:
+            self.fail(str(error), param, ctx)
 
 
 class WholeNumber(click.ParamType[int]):
