@@ -118,3 +118,63 @@ def test_a_rule_choice_is_read_alike_by_the_engine_a_record_the_api_and_the_comm
         assert found == dict.fromkeys(entries, words)
     else:
         assert found == dict.fromkeys(entries, get_rules("terrace", spaces=read).to_dict())
+
+
+NUMBERS = [
+    ("3", 3), ("+3", 3), (" 3", 3), ("3 ", 3), ("\t3", 3), ("003", 3), ("-0", 0),
+    ("-3", None), ("1e3", None), ("0x3", None), ("1_0", None), ("٣", None), ("３", None), ("nan", None),
+    ("inf", None), ("3.0", None), ("", None), ("+", None), ("++3", None), ("3 3", None), ("3\n", None),
+    ("9" * 25, None),
+]
+"""Spellings of a whole number, and the number each writes (None: none
+the command line or the web API takes)."""
+
+
+@pytest.fixture(scope="module")
+def played(client: TestClient) -> str:
+    """A game of three moves (its id)."""
+    game = client.post("/api/games", json={"deal_number": 5}).json()
+    for text in ("c1", "s", "s"):
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": text}).status_code == 200
+    return str(game["id"])
+
+
+@pytest.mark.parametrize(("text", "number"), NUMBERS)
+def test_a_number_is_read_alike_by_the_command_line_and_the_web_api(
+        client: TestClient, played: str, text: str, number: int | None) -> None:
+    """`terrace deal -n +3` dealt deal 3 where `?step=+3` was refused (and
+    a query's `?step=+3`, which is " 3", too): one reader serves both."""
+    dealt = CliRunner().invoke(main, ["deal", "-n", text])
+    step = client.get(f"/api/games/{played}/position", params={"step": text})
+    recent = client.get("/api/games", params={"recent": text})
+    if number is None:
+        assert (dealt.exit_code, step.status_code, recent.status_code) == (2, 400, 400), dealt.output
+        assert (step.json()["code"], recent.json()["code"]) == ("step-range", "recent-range")
+    else:
+        assert dealt.output == CliRunner().invoke(main, ["deal", "-n", str(number)]).output
+        assert step.status_code == 200 and step.json()["step"] == number
+        assert recent.status_code == (200 if number else 400)
+
+
+def test_a_query_s_plus_is_a_space_and_the_number_after_it_is_read(client: TestClient, played: str) -> None:
+    assert client.get(f"/api/games/{played}/position?step=+3").json()["step"] == 3
+
+
+@pytest.mark.parametrize(("flag", "field", "value"), [
+    ("--deal-number", "deal_number", -1), ("--deal-number", "deal_number", 2**64),
+    ("--deal-number", "deal_number", "abc"), ("--deal-number", "deal_number", "1e3"),
+    ("--piles", "piles", "x"), ("--piles", "piles", 21), ("--reserve", "reserve", 200),
+])
+def test_a_number_out_of_its_range_or_no_number_is_refused_in_the_same_words(
+        client: TestClient, flag: str, field: str, value: int | str) -> None:
+    """`-n 2**64` said "... is not in the range 0 to 9223372036854775807",
+    a request "deal numbers run from 0 to 9223372036854775807, not ...";
+    `--piles x` "'x' is not a whole number", a request "piles must be a
+    whole number, not 'x'"."""
+    body = {field: value} if field == "deal_number" else {"options": {field: value}}
+    refused = client.post("/api/games", json=body)
+    assert refused.status_code == 400
+    said = CliRunner().invoke(main, ["deal", "-n", "1", flag, str(value)] if field != "deal_number"
+                              else ["deal", flag, str(value)])
+    assert said.exit_code == 2
+    assert said.output.rstrip("\n").endswith(f"': {refused.json()['error']}"), said.output

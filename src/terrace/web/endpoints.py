@@ -379,7 +379,7 @@ class WebGame:
         asked = query(request, STEP_QUERY)
         game = await self.load(request.path_params["game_id"])
         step = whole_number(asked.get("step", ""))
-        if step is None or step > len(game.moves):
+        if step is None or not 0 <= step <= len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
         # (in a worker thread: a jump plays or takes back up to half of a
         # long game, 0.7 s at 100,000 moves, which held up every other
