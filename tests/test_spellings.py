@@ -4,6 +4,7 @@ a game record, the web API and the command line."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from terrace.cli import main
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
 from terrace.rules import Rules
-from terrace.variants import get_rules
+from terrace.variants import TITLES, get_rules
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -178,3 +179,80 @@ def test_a_number_out_of_its_range_or_no_number_is_refused_in_the_same_words(
                               else ["deal", flag, str(value)])
     assert said.exit_code == 2
     assert said.output.rstrip("\n").endswith(f"': {refused.json()['error']}"), said.output
+
+
+VARIANT_NAMES = [
+    ("terrace", "terrace"), ("Queen of Italy", "terrace"), (" QUEEN_OF_ITALY ", "terrace"),
+    ("Signora", "terrace"), ("General’s Patience", "generals-patience"),
+    ("generals patience", "generals-patience"),
+    ("Admiral's-Patience", "admirals-patience"), ("ｔｅｒｒａｃｅ", None), ("Woods", None), ("", None),
+]
+"""Names of variants, and the preset each names (None: none)."""
+
+
+@pytest.mark.parametrize(("name", "preset"), VARIANT_NAMES)
+def test_a_variant_s_name_is_read_alike_everywhere(client: TestClient, name: str, preset: str | None) -> None:
+    """The command line, a new game's and the rules page's request, a
+    record and the statistics' --variant take a name or refuse it alike."""
+    record = GameRecord.from_board(Board.from_number(5, get_rules("terrace"))).to_dict()
+    record["variant"] = name
+    try:
+        recorded: str = GameRecord.from_dict(record).variant
+    except TerraceError as error:
+        recorded = str(error)
+    created = client.post("/api/games", json={"variant": name, "deal_number": 5})
+    named = client.get("/api/rules", params={"variant": name})
+    dealt = CliRunner().invoke(main, ["deal", "-n", "5", "-v", name])
+    counted = CliRunner().invoke(main, ["stats", "--db", ":memory:", "-v", name])
+    if preset is None:
+        words = recorded
+        assert words.startswith(f"unknown variant {name!r}")
+        assert created.json()["error"] == named.json()["error"] == words
+        assert dealt.exit_code == counted.exit_code == 2
+        assert dealt.output.rstrip().endswith(words) and counted.output.rstrip().endswith(words)
+    else:
+        assert recorded == created.json()["variant"] == preset
+        assert named.json()["title"] == TITLES[preset]
+        assert dealt.output == CliRunner().invoke(main, ["deal", "-n", "5", "-v", preset]).output
+        assert counted.exit_code == 0 and TITLES[preset] in counted.output
+
+
+MOVE_SPELLINGS = [
+    ("c2", "c2"), ("C2", "c2"), (" c2 ", "c2"), ("c2\t", "c2"), (" c2" + " " * 20, "c2"),
+    ("c02", None), ("c１", None), ("ｃ2", None), ("c2\u00a0", None), ("c0", None), ("c+2", None),
+    ("c" + "9" * 20, None), ("x" * 17, None), ("", None), ("c4", None),
+]
+"""Spellings of a move on deal 5 of Terrace (three candidates), and the
+move each is (None: refused)."""
+
+
+@pytest.mark.parametrize(("text", "move"), MOVE_SPELLINGS)
+def test_a_move_is_read_alike_by_the_api_a_record_and_the_command_line(
+        client: TestClient, text: str, move: str | None) -> None:
+    """A move padded past 16 characters was refused by the API alone
+    ("move must be a move in the notation", move-not-notation), which said
+    so too of an overlong or empty move that --moves and a record refused
+    in the notation's words ("... is not a move: write e.g. c1, s, ...")."""
+    game = client.post("/api/games", json={"deal_number": 5}).json()
+    checked = client.get(f"/api/games/{game['id']}/check", params={"move": text}).json()
+    played = client.post(f"/api/games/{game['id']}/moves", json={"move": text})
+    record = GameRecord.from_board(Board.from_number(5, get_rules("terrace"))).to_dict()
+    record.update(moves=[text], result="playing")
+    try:
+        recorded = GameRecord.from_dict(record).moves[0]
+    except TerraceError as error:
+        recorded = str(error)
+    replayed = None
+    if text.strip():  # (--moves of blanks alone is no move at all)
+        replayed = CliRunner().invoke(main, ["replay", "-n", "5", "--json", "--moves", text])
+    if move is None:
+        words = checked["reason"]
+        assert played.status_code in (400, 422) and played.json()["error"] == words
+        assert recorded.endswith(f": {words}")
+        if replayed is not None:
+            said = json.loads(replayed.stdout)["reason"]
+            assert said == words or said == f"{move or text.strip().lower()}: {words}", said
+    else:
+        assert checked["move"] == played.json()["last_move"] == recorded == move
+        if replayed is not None:
+            assert json.loads(replayed.stdout)["moves_played"] == 1

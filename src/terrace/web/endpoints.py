@@ -25,7 +25,7 @@ from terrace.bounded import Bounded
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
-from terrace.moves import MAX_MOVE_TEXT, Move
+from terrace.moves import Move, as_written
 from terrace.position import Status
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import RULE_OPTIONS, Rules
@@ -418,7 +418,7 @@ class WebGame:
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
         text = body.get("move")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
+        if not isinstance(text, str):  # (any text is the notation's to read, as a record's or --moves' is)
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         may_change(body, game)
         board = game.recent_board(keep)
@@ -440,13 +440,14 @@ class WebGame:
         """Would this move be legal? 200 with the reason when it is not."""
         asked = query(request, MOVE_QUERY)
         game = await self.load(request.path_params["game_id"])
-        text = asked.get("move", "")
-        if not text or len(text) > MAX_MOVE_TEXT:
+        text = asked.get("move")
+        if text is None:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
+        reason: Reason | None
         try:
             move = Move.parse(text)
         except TerraceError as error:
-            reason: Reason | None = refusal_reason(request, error)
+            text, reason = clip(as_written(text)), refusal_reason(request, error)  # (none echoed whole)
         else:
             text, reason = str(move), _given_up(game) or game.recent_board().refusal(move)
         if reason is None:
