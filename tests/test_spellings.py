@@ -4,7 +4,9 @@ a game record, the web API and the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,10 +23,12 @@ with warnings.catch_warnings():
 
 from terrace.board import Board
 from terrace.cli import main
+from terrace.cli.options import rules_line
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
-from terrace.rules import Rules
-from terrace.variants import TITLES, get_rules
+from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.storage.transfer import export_record, read_games
+from terrace.variants import TITLES, VARIANTS, get_rules, rules_label
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -256,3 +260,54 @@ def test_a_move_is_read_alike_by_the_api_a_record_and_the_command_line(
         assert checked["move"] == played.json()["last_move"] == recorded == move
         if replayed is not None:
             assert json.loads(replayed.stdout)["moves_played"] == 1
+
+
+def _shouted(rules: dict[str, Any]) -> dict[str, Any]:
+    """``rules`` with each choice written as a person may type it."""
+    return {name: value.upper() if isinstance(value, str) else value for name, value in rules.items()}
+
+
+def _round_trip_cases() -> list[tuple[str, Rules]]:
+    """Each preset, and custom rules drawn from every option's range."""
+    rng = random.Random(66)
+    cases = [(variant.name, variant.rules) for variant in VARIANTS]
+    while len(cases) < len(VARIANTS) + 8:
+        variant = rng.choice(VARIANTS)
+        changes = {name: rng.choice(option.choices) if option.kind is OptionKind.CHOICE
+                   else rng.random() < 0.5 if option.kind is OptionKind.BOOL
+                   else rng.randint(option.smallest(), min(option.largest(), 24))
+                   for name, option in RULE_OPTIONS.items() if rng.random() < 0.5}
+        with contextlib.suppress(TerraceError):
+            cases.append((variant.name, get_rules(variant.name, **changes)))
+    return cases
+
+
+@pytest.mark.parametrize(("variant", "rules"), _round_trip_cases())
+def test_rules_come_back_spelt_alike_from_a_deal_file_a_record_s_import_and_export_and_the_api(
+        client: TestClient, tmp_path: Path, variant: str, rules: Rules) -> None:
+    """The rules given (their choices in capitals: a request and a record
+    took only lower case) come back the same from a deal file's rules
+    line, a record imported and exported, and a new game's state, no
+    option lost or taken from a preset."""
+    exact = rules.to_dict()
+    line = rules_line(variant, rules)
+    deal = Board.from_number(9, rules).deal
+    assert deal is not None
+    if line is not None:  # (read from a file shouted, and from the command line as written: the same rules)
+        words = line.split()
+        shouted = [word.upper() if before in ("--variant", "--foundations", "--spaces") else word
+                   for before, word in zip(["", *words], words, strict=False)]
+        path = tmp_path / "deal.txt"
+        path.write_text(" ".join(shouted) + "\n" + deal.text() + "\n")
+        played = CliRunner().invoke(main, ["replay", "--deal-file", str(path), *words[2:]])
+        assert played.exit_code == 0, played.output
+    record = GameRecord.from_board(Board.from_number(9, rules), variant).to_dict()
+    record["rules"] = _shouted(exact)
+    exported = export_record(read_games(json.dumps(record))[0])
+    assert (exported["variant"], exported["rules"]) == (variant, exact)
+    created = client.post("/api/games", json={"variant": variant.upper(), "options": _shouted(exact),
+                                             "deal_number": 9})
+    assert created.status_code == 201, created.text
+    state = client.get(f"/api/games/{created.json()['id']}").json()
+    said = (state["variant"], state["options"], state["stats_key"])
+    assert said == (variant, exact, rules_label(variant, rules))
