@@ -27,6 +27,7 @@ from terrace.cli.options import rules_line
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.solver.survey import check_range, parse_range
 from terrace.storage.transfer import export_record, read_games
 from terrace.variants import TITLES, VARIANTS, get_rules, rules_label
 
@@ -152,6 +153,13 @@ def test_a_number_is_read_alike_by_the_command_line_and_the_web_api(
     dealt = CliRunner().invoke(main, ["deal", "-n", text])
     step = client.get(f"/api/games/{played}/position", params={"step": text})
     recent = client.get("/api/games", params={"recent": text})
+    if "-" not in text:  # (a survey's --deals, whose '-' joins two numbers: --deals +3 was refused)
+        try:
+            surveyed: tuple[int, int] | None = parse_range(text)
+            check_range(*parse_range(text))
+        except ValueError:
+            surveyed = None
+        assert surveyed == (None if number is None else (number, number))
     if number is None:
         assert (dealt.exit_code, step.status_code, recent.status_code) == (2, 400, 400), dealt.output
         assert (step.json()["code"], recent.json()["code"]) == ("step-range", "recent-range")
