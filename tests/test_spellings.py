@@ -26,10 +26,13 @@ from terrace.cli import main
 from terrace.cli.options import rules_line
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
+from terrace.refusals import Reason, Refusal
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.solver.fair import SETTING_LIMITS
 from terrace.solver.survey import check_range, parse_range
 from terrace.storage.transfer import export_record, read_games
 from terrace.variants import TITLES, VARIANTS, get_rules, rules_label
+from terrace.whole import MAX_DIGITS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -319,3 +322,23 @@ def test_rules_come_back_spelt_alike_from_a_deal_file_a_record_s_import_and_expo
     state = client.get(f"/api/games/{created.json()['id']}").json()
     said = (state["variant"], state["options"], state["stats_key"])
     assert said == (variant, exact, rules_label(variant, rules))
+
+
+SAMPLES = SETTING_LIMITS["samples"]
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--seed", "x"], Reason(Refusal.NUMBER_NOT_WHOLE, text="x")),
+    (["--seed", "9" * (MAX_DIGITS + 1)], Reason(Refusal.NUMBER_TOO_LONG, text="9" * (MAX_DIGITS + 1),
+                                                 most=MAX_DIGITS)),
+    (["--seed", "-1"], Reason(Refusal.NUMBER_TOO_SMALL, value=-1, low=0)),
+    (["--samples", "0"], Reason(Refusal.NUMBER_RANGE, value=0, low=SAMPLES[0], high=SAMPLES[1])),
+])
+def test_the_command_line_s_own_numbers_are_refused_in_the_table_s_words(
+        args: list[str], reason: Reason) -> None:
+    """A seed or a sample count, which no request takes, is refused in
+    words of the one table of refusals (English and German), as every
+    other number is; they were written into the command line's code."""
+    said = CliRunner().invoke(main, ["hint", "-n", "1", "--fair", *args])
+    assert said.exit_code == 2 and said.output.rstrip().endswith(f"'{args[0]}': {reason}"), said.output
+    assert reason.text("de") != str(reason)

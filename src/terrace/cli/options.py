@@ -249,11 +249,9 @@ class WholeNumber(click.ParamType[int]):
         number = self.read(value, param, ctx)
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
-            if high is None:
-                self.fail(f"{number} is too small: give at least {low}", param, ctx)
-            if low is None:
-                self.fail(f"{number} is too large: give at most {high}", param, ctx)
-            self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
+            code = (Refusal.NUMBER_TOO_SMALL if high is None else Refusal.NUMBER_TOO_LARGE if low is None
+                    else Refusal.NUMBER_RANGE)
+            self.fail(str(Reason(code, value=number, low=low or 0, high=high or 0)), param, ctx)
         return number
 
     def read(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
@@ -262,10 +260,10 @@ class WholeNumber(click.ParamType[int]):
             return value
         number = whole_text(value)
         if number is None:
-            text = str(value)
-            if written_whole(text):
-                self.fail(f"{quote(text.strip())} is too large: give at most {MAX_DIGITS} digits", param, ctx)
-            self.fail(f"{quote(text.strip())} is not a whole number (write it in the digits 0-9)", param, ctx)
+            text = clip(str(value).strip())
+            reason = (Reason(Refusal.NUMBER_TOO_LONG, text=text, most=MAX_DIGITS) if written_whole(value)
+                      else Reason(Refusal.NUMBER_NOT_WHOLE, text=text))
+            self.fail(str(reason), param, ctx)
         return number
 
 
