@@ -32,6 +32,7 @@ from terrace.solver.fair import SETTING_LIMITS
 from terrace.solver.survey import check_range, parse_range
 from terrace.storage.transfer import export_record, read_games
 from terrace.variants import TITLES, VARIANTS, get_rules, rules_label
+from terrace.web.why import PILE
 from terrace.whole import MAX_DIGITS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -342,3 +343,18 @@ def test_the_command_line_s_own_numbers_are_refused_in_the_table_s_words(
     said = CliRunner().invoke(main, ["hint", "-n", "1", "--fair", *args])
     assert said.exit_code == 2 and said.output.rstrip().endswith(f"'{args[0]}': {reason}"), said.output
     assert reason.text("de") != str(reason)
+
+
+@pytest.mark.parametrize(("pile", "named"), [
+    ("t1", "t1"), ("T1", "t1"), (" t1 ", "t1"), ("Reserve", "reserve"), ("F1", "f1"),
+    ("t01", None), ("T99", None), ("w", None), ("ｔ1", None),
+])
+def test_a_pile_is_named_in_any_case_as_the_notation_reads_its_places(
+        client: TestClient, played: str, pile: str, named: str | None) -> None:
+    """`?pile=T1` was "no pile 'T1'" where the move T1F is t1f."""
+    answer = client.get(f"/api/games/{played}/why", params={"pile": pile})
+    if named is None:
+        said = pile.lower() if PILE.fullmatch(pile.lower()) else pile  # (one the game lacks: the page name)
+        assert answer.status_code == 400 and answer.json()["error"].startswith(f"there is no pile {said!r}")
+    else:
+        assert answer.status_code == 200 and answer.json()["pile"] == named

@@ -65,7 +65,7 @@ from terrace.web.replies import (
     request_refusal_json,
 )
 from terrace.web.view import describe_move, finished, game_json, game_line, game_summary, motions
-from terrace.web.why import explain
+from terrace.web.why import explain, pile_name
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
 MAX_RECENT = 200
@@ -678,7 +678,7 @@ class WebGame:
         """Why the card a player pressed cannot move (``reason`` null when it can)."""
         asked = query(request, WHY_QUERY)
         game = await self.load(request.path_params["game_id"])
-        pile = asked.get("pile", "")  # (whole: refused as it was sent, never cut short)
+        pile = pile_name(asked.get("pile", ""))  # (whole: refused as it was sent, never cut short)
         raw = asked.get("index")
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:
