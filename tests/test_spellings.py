@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -23,11 +24,12 @@ with warnings.catch_warnings():
 
 from terrace.board import Board
 from terrace.cli import main
-from terrace.cli.options import rules_line
+from terrace.cli.options import WholeNumber, rules_line
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
 from terrace.refusals import Reason, Refusal
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.solver.cluster import MAX_WORKERS, parse_scheduler
 from terrace.solver.fair import SETTING_LIMITS
 from terrace.solver.survey import check_range, parse_range
 from terrace.storage.transfer import export_record, read_games
@@ -164,6 +166,15 @@ def test_a_number_is_read_alike_by_the_command_line_and_the_web_api(
         except ValueError:
             surveyed = None
         assert surveyed == (None if number is None else (number, number))
+    try:  # (a survey's workers, by --jobs or --scheduler local:N)
+        jobs: int | None = WholeNumber(1, MAX_WORKERS).convert(text, None, None)
+    except click.BadParameter:
+        jobs = None
+    try:
+        local: int | str | None = parse_scheduler(f"local:{text}")[1]
+    except ValueError:
+        local = None
+    assert jobs == local or text.endswith("\n")  # (--scheduler's whole text has its line's end cut first)
     if number is None:
         assert (dealt.exit_code, step.status_code, recent.status_code) == (2, 400, 400), dealt.output
         assert (step.json()["code"], recent.json()["code"]) == ("step-range", "recent-range")
