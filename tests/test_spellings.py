@@ -95,9 +95,9 @@ def _cli(option: str, value: Any) -> dict[str, Any] | str:
 
 
 def _deal_file(tmp_path: Path) -> Taken:
-    """A deal file whose rules line gives the option: played (by the
-    rules it gives: the same option given as ``read`` says on the command
-    line must agree with it), or refused."""
+    """A deal file whose rules line gives the option: played, with the
+    option also given on the command line as the engine reads it (a
+    usage error unless the line gives the same rules), or refused."""
     def taken(option: str, value: Any) -> dict[str, Any] | str:
         path = tmp_path / "deal.txt"
         deal = Board.from_number(5, get_rules("terrace")).deal
@@ -121,6 +121,9 @@ def _deal_file(tmp_path: Path) -> Taken:
 ])
 def test_a_rule_choice_is_read_alike_by_the_engine_a_record_the_api_and_the_command_line(
         client: TestClient, tmp_path: Path, value: str, read: str | None) -> None:
+    """`--spaces FREE` played while a request's, a record's or a deal
+    file's "Free" was refused, and the command line refused "frei" in
+    click's words: one reader, one value or one refusal everywhere."""
     entries: dict[str, Taken] = {"engine": _engine, "record": _record, "api": _api(client), "cli": _cli}
     if value.strip() == value and value and " " not in value:  # (a rules line is split at spaces)
         entries["deal file"] = _deal_file(tmp_path)
