@@ -50,6 +50,28 @@ def test_an_empty_number_field_is_a_form_error(api: Api, open_game: Any, field: 
     page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
 
 
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("#new-deal", "1e3", "“Deal number” needs a whole number."),
+    ("#opt-decks", "1e0", "“Decks” needs a whole number."),
+])
+def test_a_number_in_an_exponent_is_refused_as_the_command_line_refuses_it(
+        api: Api, open_game: Any, field: str, value: str, message: str) -> None:
+    """The browser reads "1e3" as 1000: the form started deal 1000, where
+    `terrace deal -n 1e3` and a request are refused (and "1e0" decks as 1)."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    if field.startswith("#opt-"):
+        page.locator("#dlg-new summary").click()  # (the rule options, folded)
+    page.locator(field).fill(value)
+    page.locator("#new-start").click()
+    page.locator("#dlg-new .form-error", has_text=message[1:-1]).wait_for()
+    assert page.evaluate("document.activeElement.id") == field[1:]
+    settled(page)
+    assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
+
+
 def test_winnable_deals_only_skips_a_lost_deal(api: Any, open_game: Any) -> None:
     """The form's "Winnable deals only", ticked: from Falling Star deal 6,
     which the solver proves lost, the game starts on deal 7, proved won,

@@ -88,8 +88,9 @@ def test_deal_prints_the_deal_string() -> None:
 def test_deal_number_out_of_range(number: str) -> None:
     result = run("deal", "--deal-number", number)
     assert result.exit_code == 2
-    # (the option named: "deal numbers run from 0 to ..." named none)
-    said = f"'--deal-number' / '-n': {number} is not in the range 0 to 9223372036854775807\n"
+    # (the option named: "deal numbers run from 0 to ..." named none; in the
+    # words of a request's deal_number since: test_spellings)
+    said = f"'--deal-number' / '-n': deal numbers run from 0 to 9223372036854775807, not {number}\n"
     assert result.output.endswith(said), result.output
     for command in ("show", "solve", "replay", "hint"):
         assert run(command, "-n", number).output.endswith(said)

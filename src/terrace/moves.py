@@ -95,7 +95,7 @@ class Move:
             raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
         shown = text.strip(SPACES)
         if len(shown) > MAX_MOVE_TEXT:  # (never lower-cased or cached whole)
-            raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
+            raise _unreadable(as_written(shown), Reason(Refusal.MOVE_SYNTAX))
         return _parse(shown.lower(), shown)
 
     @staticmethod
@@ -221,6 +221,19 @@ _LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
 """A number of a move written with a leading zero (``t01f``)."""
 _ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 """The leading zeros of a move's numbers (``c001`` is ``c1`` without them)."""
+
+
+def as_written(text: str) -> str:
+    """A move's text as a refusal repeats it: spaces around aside, and cut
+    after :data:`MAX_MOVE_TEXT` characters, the longest a move has (the
+    web API repeated no text longer, the command line and a record up to
+    200 characters: a secret pasted as a move was said back).
+
+    >>> as_written(" C2 "), as_written("k" * 40)
+    ('C2', 'kkkkkkkkkkkkkkkk…')
+    """
+    shown = text.strip(SPACES)
+    return shown if len(shown) <= MAX_MOVE_TEXT else shown[:MAX_MOVE_TEXT] + "…"
 
 
 def _unreadable(text: str, problem: Reason) -> InvalidMoveError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, given_rules
 from terrace.symbols import NO_BREAK_SPACES
 from terrace.variants import canonical_name, get_rules
+from terrace.whole import longest_whole
 
 RECORD_FORMAT = "terrace-game"
 RECORD_VERSION = 1
@@ -487,7 +487,7 @@ def json_reason(error: Exception) -> Reason | None:
     if isinstance(error, RecursionError):
         return Reason(Refusal.JSON_TOO_DEEP)
     if isinstance(error, ValueError) and "set_int_max_str_digits" in str(error):
-        return Reason(Refusal.JSON_NUMBER_TOO_LONG, most=sys.get_int_max_str_digits())
+        return Reason(Refusal.JSON_NUMBER_TOO_LONG, most=longest_whole())
     return None
 
 

@@ -74,6 +74,12 @@ class Refusal(StrEnum):
     VARIANT_UNKNOWN = "variant-unknown"
     VARIANT_NOT_TEXT = "variant-not-text"
     LABEL_NOT_TEXT = "label-not-text"
+    # Numbers written as text (the command line's own numbers: seeds, samples, workers, ports)
+    NUMBER_NOT_WHOLE = "number-not-whole"
+    NUMBER_TOO_LONG = "number-too-long"
+    NUMBER_RANGE = "number-range"
+    NUMBER_TOO_SMALL = "number-too-small"
+    NUMBER_TOO_LARGE = "number-too-large"
     # Deals
     DEAL_VERSION_UNKNOWN = "deal-version-unknown"
     DEAL_NUMBER_NOT_WHOLE = "deal-number-not-whole"
@@ -378,6 +384,21 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.LABEL_NOT_TEXT: Wording(
         _BAD, "a rules label must be text such as 'wood (custom: decks 1)', not {value}",
         "Eine Regelbezeichnung muss Text wie „wood (custom: decks 1)“ sein, nicht {value}."),
+    Refusal.NUMBER_NOT_WHOLE: Wording(
+        _BAD, "{text!r} is not a whole number (write it in the digits 0-9)",
+        "„{text}“ ist keine ganze Zahl (schreibe sie mit den Ziffern 0-9)."),
+    Refusal.NUMBER_TOO_LONG: Wording(
+        _BAD, "{text!r} is too large: give at most {most} digits",
+        "„{text}“ ist zu groß: Gib höchstens {most} Ziffern an."),
+    Refusal.NUMBER_RANGE: Wording(
+        _BAD, "{value} is not in the range {low} to {high}",
+        "{value} liegt nicht zwischen {low} und {high}."),
+    Refusal.NUMBER_TOO_SMALL: Wording(
+        _BAD, "{value} is too small: give at least {low}",
+        "{value} ist zu klein: Gib mindestens {low} an."),
+    Refusal.NUMBER_TOO_LARGE: Wording(
+        _BAD, "{value} is too large: give at most {high}",
+        "{value} ist zu groß: Gib höchstens {high} an."),
     Refusal.DEAL_VERSION_UNKNOWN: Wording(
         _BAD, "deal version {version} is not known to this program (it knows {known})",
         "Die Mischversion {version} kennt dieses Programm nicht (es kennt {known})."),

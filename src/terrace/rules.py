@@ -345,8 +345,9 @@ class RuleOption:
                     Reason(Refusal.OPTION_NOT_WHOLE, option=self.name, value=quote(value))
                 )
             return whole
-        if isinstance(value, str) and value in self.choices and self.enum is not None:
-            return self.enum(value)
+        choice = choice_key(value)
+        if choice in self.choices and self.enum is not None:
+            return self.enum(choice)
         raise InvalidRulesError(
             Reason(Refusal.OPTION_NOT_CHOICE, option=self.name, choices=self.choices, value=quote(value))
         )
@@ -416,6 +417,23 @@ class RuleOption:
             if high.terms:
                 data["max_from"] = high.to_json()
         return data
+
+
+def choice_key(value: object) -> str | None:
+    """A choice's value as the options table spells it (lower case, no
+    spaces around), read so wherever it is given: the command line, a
+    request, a record, a deal file's rules line, a row's title; None for
+    anything but text. The one reader of a choice, so ``"Free"`` is one
+    value or none for every entry point (the command line took it, a
+    record or a request was refused).
+
+    >>> choice_key(" Free"), choice_key(3)
+    ('free', None)
+    """
+    if not isinstance(value, str):
+        return None
+    bare = value.strip()
+    return bare.lower() if bare.isascii() else bare  # (the Kelvin sign's lower case is 'k')
 
 
 def _extreme(bound: Bound, *, lowest: bool) -> int:

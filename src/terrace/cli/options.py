@@ -29,17 +29,17 @@ from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
-from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
+from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
+from terrace.errors import IllegalMoveError, InvalidDealError, InvalidRulesError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
-from terrace.refusals import Refusal, clip, quote
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
 from terrace.symbols import DEAL_SPACES
 from terrace.variants import VARIANTS, canonical_name, get_rules, label_title, rules_label
-from terrace.whole import MAX_DIGITS
+from terrace.whole import MAX_DIGITS, longest_whole, whole_text, written_whole
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -118,8 +118,6 @@ a deal file play its cards by them (:func:`load_deal`)."""
 INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
 """What a command told to read standard input says when it is closed."""
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-
 
 class OnceOption(click.Option):
     """An option that may be given more than once with the same value only:
@@ -194,15 +192,42 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
         return once_option(f"{flag}/{no}", option.name, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return once_option(flag, option.name, type=click.Choice(option.choices, case_sensitive=False),
-                           help=help_text)
-    return once_option(flag, option.name, type=WholeNumber(),
+        return once_option(flag, option.name, type=RuleChoice(option), help=help_text)
+    return once_option(flag, option.name, type=EngineNumber(option.read),
                        help=f"{option.help}: {option.range_text()}.")
 
 
+class RuleChoice(click.Choice[str]):
+    """A rule option's choice, read and refused by the option itself
+    (:meth:`terrace.rules.RuleOption.read`), as a request or a record is:
+    ``--spaces FREE`` is ``free``, and ``--spaces frei`` is refused in the
+    engine's words (click's were "'frei' is not one of 'auto', 'free',
+    'waste'", a request's "spaces must be 'auto', 'free' or 'waste', not
+    'frei'").
+
+    >>> RuleChoice(RULE_OPTIONS["spaces"]).convert(" Free", None, None)
+    'free'
+    >>> RuleChoice(RULE_OPTIONS["spaces"]).convert("frei", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: spaces must be 'auto', 'free' or 'waste', not 'frei'
+    """
+
+    def __init__(self, option: RuleOption) -> None:
+        super().__init__(option.choices)
+        self.option = option
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            return str(self.option.read(value).value)
+        except InvalidRulesError as error:
+            self.fail(str(error), param, ctx)
+
+
 class WholeNumber(click.ParamType[int]):
-    """A whole number in the digits 0-9 (not "²" or "١"), at least
-    ``minimum`` and at most ``maximum`` when they are given.
+    """A whole number as :func:`terrace.whole.whole_text` reads it (the
+    digits 0-9, not "²" or "١"; a sign and spaces around taken, as the web
+    API's query numbers take them), at least ``minimum`` and at most
+    ``maximum`` when they are given.
 
     >>> WholeNumber(1).convert(" 42", None, None), WholeNumber().convert(-3, None, None)
     (42, -3)
@@ -221,40 +246,73 @@ class WholeNumber(click.ParamType[int]):
         self.maximum = maximum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            text = str(value).strip()
-            if not _WHOLE.fullmatch(text):
-                self.fail(f"{quote(text)} is not a whole number (write it in the digits 0-9)", param, ctx)
-            if len(text.lstrip("+-")) > MAX_DIGITS:
-                # (beyond every bound: said as the bound, not "give at most 40 digits", which
-                # --samples 10**100 was told where 40 digits are as far out of its 1 to 4096)
-                bound = self.minimum if text.startswith("-") else self.maximum
-                if bound is None:
-                    self.fail(f"{quote(text)} is too large: give at most {MAX_DIGITS} digits", param, ctx)
-                self._out_of_range(quote(text), param, ctx)
-            number = int(text)
+        number = self.read(value, param, ctx)
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
-            self._out_of_range(str(number), param, ctx)
+            self._out_of_range(number, param, ctx)
+        return number
+
+    def read(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """``value`` as a whole number, its limits aside."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        number = whole_text(value)
+        if number is None:
+            text = clip(str(value).strip())
+            if not written_whole(value):
+                self.fail(str(Reason(Refusal.NUMBER_NOT_WHOLE, text=text)), param, ctx)
+            # (beyond every bound: said as the bound, not "give at most 40 digits", which
+            # --samples 10**100 was told where 40 digits are as far out of its 1 to 4096)
+            if (self.minimum if text.startswith("-") else self.maximum) is None:
+                self.fail(str(Reason(Refusal.NUMBER_TOO_LONG, text=text, most=MAX_DIGITS)), param, ctx)
+            self._out_of_range(quote(text), param, ctx)
         return number
 
     def _out_of_range(
-        self, number: str, param: click.Parameter | None, ctx: click.Context | None
+        self, number: int | str, param: click.Parameter | None, ctx: click.Context | None
     ) -> NoReturn:
-        """Refuse ``number`` (as written), which lies outside the bounds."""
+        """Refuse ``number`` (a value, or its text quoted), which lies outside the bounds."""
         low, high = self.minimum, self.maximum
-        if high is None:
-            self.fail(f"{number} is too small: give at least {low}", param, ctx)
-        if low is None:
-            self.fail(f"{number} is too large: give at most {high}", param, ctx)
-        self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
+        code = (Refusal.NUMBER_TOO_SMALL if high is None else Refusal.NUMBER_TOO_LARGE if low is None
+                else Refusal.NUMBER_RANGE)
+        self.fail(str(Reason(code, value=number, low=low or 0, high=high or 0)), param, ctx)
 
 
-DEAL_NUMBER = WholeNumber(0, MAX_DEAL_NUMBER)
+class EngineNumber(WholeNumber):
+    """A whole number the engine checks (``check``: a deal number's
+    :func:`terrace.deal.check_number`, a rule option's reading), read as
+    :class:`WholeNumber` reads one and refused in the engine's words, as a
+    request or a record with that number is: ``-n 2**64`` said "... is not
+    in the range 0 to 9223372036854775807", a request "deal numbers run
+    from 0 to 9223372036854775807, not ...", and ``--piles x`` "'x' is not
+    a whole number", a request "piles must be a whole number, not 'x'".
+
+    >>> DEAL_NUMBER.convert("+7", None, None)
+    7
+    >>> DEAL_NUMBER.convert("1e3", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: a deal number must be a whole number, not '1e3'
+    """
+
+    def __init__(self, check: Callable[[object], int]) -> None:
+        super().__init__()
+        self.check = check
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        most = longest_whole()
+        number = whole_text(value, most) if isinstance(value, str) else value
+        try:
+            if number is None and written_whole(value):  # (as the JSON reader refuses so many)
+                raise TerraceError(Reason(Refusal.JSON_NUMBER_TOO_LONG, most=most))
+            return self.check(str(value).strip() if number is None else number)
+        except TerraceError as error:
+            self.fail(str(error), param, ctx)
+
+
+DEAL_NUMBER = EngineNumber(check_number)
 """The type of every ``--deal-number``: a number beyond the deals was
-refused as "deal numbers run from 0 to ...", naming no option."""
+refused as "deal numbers run from 0 to ...", naming no option; it is
+refused so still, naming it, as a request's ``deal_number`` is."""
 
 
 class FilePath(click.Path[str]):

@@ -57,7 +57,7 @@ from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.survey import Job, check_range, run_job, survey_jobs
 from terrace.solver.tally import Tally, counted, stored_tally
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
-from terrace.whole import as_whole, digits_value
+from terrace.whole import as_whole, digits_value, whole_text
 
 
 def _installed_version() -> str:
@@ -173,7 +173,7 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
     text = text.strip()
     if text.startswith("local:"):
         count = text[len("local:"):]
-        workers = digits_value(count)
+        workers = whole_text(count)  # (as --jobs reads its number: local:+2 is --jobs +2)
         if workers is not None and 1 <= workers <= MAX_WORKERS:
             return "local", workers
         raise ValueError(f"--scheduler local:N wants 1 to {MAX_WORKERS} workers, not {quote(count)}")

@@ -27,7 +27,7 @@ from terrace.solver.pool import WorkerDiedError, check_jobs, peak_kb, start_pool
 from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.tally import Tally, counted, stored_tally
 from terrace.solver.verdicts import Verdict, VerdictCacheError, VerdictStore
-from terrace.whole import digits_value
+from terrace.whole import whole_text
 
 Job = tuple[Rules, int, str, dict[str, Any], int, float]
 """One deal of a survey: rules, deal number, player, its settings, the
@@ -266,11 +266,13 @@ def check_range(first: int, last: int) -> int:
 
 
 def parse_range(text: str) -> tuple[int, int]:
-    """``"1-10000"`` or ``"7"`` as an inclusive range (spaces allowed
-    around the numbers, never inside one: ``"1 2"`` is not deal 12).
+    """``"1-10000"`` or ``"7"`` as an inclusive range, each number written
+    as ``--deal-number`` takes one (:func:`terrace.whole.whole_text`: a
+    ``+`` and spaces around it taken, ``-n +3`` and ``--deals +3`` alike;
+    never a space inside one: ``"1 2"`` is not deal 12).
 
-    >>> parse_range(" 3 - 9 ")
-    (3, 9)
+    >>> parse_range(" 3 - 9 "), parse_range("+3")
+    ((3, 9), (3, 3))
     >>> parse_range("1 2")
     Traceback (most recent call last):
     ValueError: '1 2' is not a range of deal numbers such as 1-10000
@@ -278,7 +280,7 @@ def parse_range(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ValueError: 10-1 is not a range of deal numbers (its first comes after its last)
     """
-    numbers = [digits_value(part.strip()) for part in text.split("-", 2)]
+    numbers = [whole_text(part) for part in text.split("-", 2)]
     if len(numbers) == 1 and numbers[0] is not None:
         return numbers[0], numbers[0]
     if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None:

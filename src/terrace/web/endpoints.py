@@ -25,7 +25,7 @@ from terrace.bounded import Bounded
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
-from terrace.moves import MAX_MOVE_TEXT, Move
+from terrace.moves import Move, as_written
 from terrace.position import Status
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import RULE_OPTIONS, Rules
@@ -65,7 +65,7 @@ from terrace.web.replies import (
     request_refusal_json,
 )
 from terrace.web.view import describe_move, finished, game_json, game_line, game_summary, motions
-from terrace.web.why import explain
+from terrace.web.why import explain, pile_name
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
 MAX_RECENT = 200
@@ -394,7 +394,7 @@ class WebGame:
         asked = query(request, STEP_QUERY)
         game = await self.load(request.path_params["game_id"])
         step = whole_number(asked.get("step", ""))
-        if step is None or step > len(game.moves):
+        if step is None or not 0 <= step <= len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
         # (in a worker thread: a jump plays or takes back up to half of a
         # long game, 0.7 s at 100,000 moves, which held up every other
@@ -433,7 +433,7 @@ class WebGame:
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
         text = body.get("move")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
+        if not isinstance(text, str):  # (any text is the notation's to read, as a record's or --moves' is)
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         may_change(body, game)
         board = game.recent_board(keep)
@@ -455,13 +455,14 @@ class WebGame:
         """Would this move be legal? 200 with the reason when it is not."""
         asked = query(request, MOVE_QUERY)
         game = await self.load(request.path_params["game_id"])
-        text = asked.get("move", "")
-        if not text or len(text) > MAX_MOVE_TEXT:
+        text = asked.get("move")
+        if text is None:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
+        reason: Reason | None
         try:
             move = Move.parse(text)
         except TerraceError as error:
-            reason: Reason | None = refusal_reason(request, error)
+            text, reason = clip(as_written(text)), refusal_reason(request, error)  # (none echoed whole)
         else:
             text, reason = str(move), _given_up(game) or game.recent_board().refusal(move)
         if reason is None:
@@ -692,7 +693,7 @@ class WebGame:
         """Why the card a player pressed cannot move (``reason`` null when it can)."""
         asked = query(request, WHY_QUERY)
         game = await self.load(request.path_params["game_id"])
-        pile = asked.get("pile", "")  # (whole: refused as it was sent, never cut short)
+        pile = pile_name(asked.get("pile", ""))  # (whole: refused as it was sent, never cut short)
         raw = asked.get("index")
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:

@@ -72,7 +72,7 @@ from terrace.web.i18n import (
     say,
     sentence,
 )
-from terrace.web.numbers import whole_number
+from terrace.whole import digits_value
 
 FETCH_SITES = frozenset({"same-origin", "same-site", "cross-site", "none"})
 """The values of ``Sec-Fetch-Site`` a browser sends."""
@@ -165,7 +165,7 @@ def parse_host(value: str) -> tuple[str, int | None] | None:
     port_match = _PORT.fullmatch(text, end)
     if port_match is None:
         return None
-    port = None if port_match.group(1) is None else whole_number(port_match.group(1))
+    port = None if port_match.group(1) is None else digits_value(port_match.group(1), 18)
     if port is not None and not 0 < port < 65536:
         return None
     return host, port
@@ -434,7 +434,7 @@ class SecurityMiddleware:
         if not _same_origin_write(scope, headers, hosts[0]):
             return _refused(CROSS_SITE, scope)
         lengths = headers.get("content-length", [])
-        size = whole_number(lengths[-1]) if lengths else 0
+        size = digits_value(lengths[-1], 18) if lengths else 0  # (a header's digits alone, RFC 9110)
         if size is None or size > MAX_BODY:
             return _refused(BODY_TOO_LARGE, scope)
         return None

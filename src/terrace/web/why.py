@@ -30,10 +30,10 @@ from terrace.board import Board
 from terrace.building import BELOW_KEY, COLOUR_KEY, key_words
 from terrace.cards import CARDS_PER_DECK, CODE, Card
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import SPACES, Move
 from terrace.refusals import Reason, Refusal, Wording, add_wordings, clip
 
-__all__ = ["PILE", "Why", "WhyError", "explain", "pile_cards"]
+__all__ = ["PILE", "Why", "WhyError", "explain", "pile_cards", "pile_name"]
 
 PILE = re.compile(r"stock|waste|reserve|[ft][1-9][0-9]{0,2}")
 """The names of piles as the page and the API write them."""
@@ -128,6 +128,19 @@ def pile_cards(board: Board, pile: str) -> list[Card]:
 
 class WhyError(TerraceError):
     """A pile or card index that the game does not have."""
+
+
+def pile_name(text: str) -> str:
+    """The page's name of the pile ``text`` names in any case, spaces
+    around aside, as the move notation reads its places (``T1`` is ``t1``,
+    as ``T1F`` is ``t1f``: it was refused as "no pile 'T1'"); ``text``
+    itself when it names none, for the refusal to repeat as it was sent.
+
+    >>> pile_name(" T1 "), pile_name("Reserve"), pile_name("T01")
+    ('t1', 'reserve', 'T01')
+    """
+    bare = text.strip(SPACES).lower() if text.isascii() else text
+    return bare if PILE.fullmatch(bare) else text
 
 
 def check_pile(board: Board, pile: str) -> None:

@@ -125,16 +125,18 @@ export async function openNewGame(actions) {
     event.preventDefault();
     // A number field left empty (or not a number) is the player's to fix,
     // never a 0: say which one, open the options and put the focus on it.
-    const wrong = OPTION_ORDER.find((name) => fields[name].type === "number"
-      && (fields[name].value.trim() === "" || fields[name].validity.badInput));
-    if (wrong || deal.validity.badInput) {
-      const input = wrong ? fields[wrong] : deal;
+    const needsNumber = (input, label) => {
       const details = input.closest("details");
       if (details) details.open = true;
       input.setAttribute("aria-invalid", "true");
       input.addEventListener("input", () => input.removeAttribute("aria-invalid"), { once: true });
-      error.textContent = t("new.needsNumber", { field: t(wrong ? `opt.${wrong}` : "new.deal") });
+      error.textContent = t("new.needsNumber", { field: t(label) });
       input.focus();
+    };
+    const wrong = OPTION_ORDER.find((name) => fields[name].type === "number"
+      && (fields[name].value.trim() === "" || fields[name].validity.badInput));
+    if (wrong || deal.validity.badInput) {
+      needsNumber(wrong ? fields[wrong] : deal, wrong ? `opt.${wrong}` : "new.deal");
       return;
     }
     error.textContent = "";
@@ -146,6 +148,14 @@ export async function openNewGame(actions) {
     if (!form.checkValidity()) {
       form.querySelector("details").open = true;
       form.reportValidity();
+      return;
+    }
+    // A number in digits, as the command line and the API take one: the
+    // browser takes "1e3" as 1000 and "3.0" as 3, which `terrace deal -n`
+    // and a request refuse (the form started deal 1000).
+    const written = numbers.find(([input]) => input.value !== "" && !/^-?[0-9]+$/.test(input.value));
+    if (written) {
+      needsNumber(...written);
       return;
     }
     const options = {};
