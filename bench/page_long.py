@@ -4,7 +4,7 @@ temporary SQLite file) in three parts, each printing its figures.
 
     .venv/bin/python bench/page_long.py [--lengths 100,10000,99990] [--runs 5]
                                         [--new-games 200] [--played 60] [--reserve N] [--pointer-moves 60]
-                                        [--skip lengths,new-games,largest]
+                                        [--windows 1280x800,390x844] [--skip lengths,new-games,largest]
 
 * ``lengths``: for a stored game of each length (bench/long.py's: eight
   packs, one card moved to and fro), the first opening after the server
@@ -14,15 +14,17 @@ temporary SQLite file) in three parts, each printing its figures.
   the DOM nodes after a forced garbage collection. None of them should grow
   with the length.
 * ``new-games``: ``--new-games`` games begun one after the other through
-  the New game dialog in one page: what the page holds (nodes in the
-  document, nodes outside it, event listeners, JS heap) after the first
-  five, half-way and at the end.
+  the New game dialog in one page, after five begun first (fewer when
+  ``--new-games`` is less than five): what the page holds (nodes in the
+  document, nodes outside it, event listeners, JS heap) after those first
+  ones, half-way and at the end.
 * ``largest``: eight packs, twenty piles, twenty candidates, after
-  ``--played`` moves (a terrace of ``--reserve`` cards), at 1280x800 and 390x844: a reload, a card dragged
-  across the board in ``--pointer-moves`` moves (the gaps between animation frames and the renderer's
-  main-thread time per pointer move, beside that of the same moves with no
-  card in hand), and six resizes (each until the
-  board is fitted to the new size).
+  ``--played`` moves (a terrace of ``--reserve`` cards), in each window of
+  ``--windows``: a reload, a card dragged across the board in
+  ``--pointer-moves`` moves (the gaps between animation frames and the
+  renderer's main-thread time per pointer move, beside that of the same
+  moves with no card in hand), and six resizes (each until the board is
+  fitted to the new size).
 
 Medians of ``--runs`` in ms, main-thread time from Chrome's DevTools
 protocol (TaskDuration). Timings are noisy on a shared machine: compare
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -71,6 +74,8 @@ COUNT_FRAMES = """() => {
   requestAnimationFrame(tick);
 }"""
 LARGEST = {"decks": 8, "piles": 20, "candidates": 20}
+FIRST_NEW_GAMES = 5
+"""Games begun through the dialog before the first look at what the page holds."""
 
 
 class Page:
@@ -176,13 +181,14 @@ def new_games_part(browser: Any, url: str, count: int) -> None:
         page.page.locator("#dlg-new:not([open])").wait_for(state="attached")
         page.page.locator(READY).wait_for(state="attached")
 
-    for deal in range(1, 6):
+    first = min(FIRST_NEW_GAMES, count)
+    for deal in range(1, first + 1):
         begin(deal)
-    rows = [(5, page.held())]
+    rows = [(first, page.held())]
     for done in range(1, count + 1):
-        begin(5 + done)
+        begin(first + done)
         if done in (count // 2, count):
-            rows.append((5 + done, page.held()))
+            rows.append((first + done, page.held()))
     page.close()
     print("new games one after the other in one page (the New game dialog): what the page holds")
     print(f"{'games':>6} {'nodes':>6} {'detached':>9} {'listeners':>10} {'heap kB':>8}")
@@ -247,7 +253,7 @@ def largest_part(browser: Any, url: str, args: argparse.Namespace) -> None:
     print(f"eight packs, twenty piles, twenty candidates{terrace} after {args.played} moves (ms, medians)")
     print(f"{'window':>9} {'elements':>9} {'reload':>7} {'frame gap':>10} {'worst gap':>10}"
           f" {'per move':>9} {'no card':>8} {'resize':>7} {'its main thread':>16}")
-    for width, height in ((1280, 800), (390, 844)):
+    for width, height in args.windows:
         page = Page(browser, f"{url}/?game={game_id}", width, height)
         page.open()
         reloads = [page.reload() for _ in range(args.runs)]
@@ -265,11 +271,14 @@ def run(parts: set[str], args: argparse.Namespace, folder: str) -> None:
 
     db = str(Path(folder) / "page_long.sqlite")
     ids = store_games(db, args.lengths) if "lengths" in parts else {}
-    proc, port = start_server(db, "--hint-seconds", "0.2")
-    url = f"http://127.0.0.1:{port}"
+    # (the server starts while the browser does: each takes about a second)
+    starter = ThreadPoolExecutor(1)
+    starting = starter.submit(start_server, db, "--hint-seconds", "0.2")
+    starter.shutdown(wait=False)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            url = f"http://127.0.0.1:{starting.result()[1]}"
             steps: list[tuple[str, Callable[[], None]]] = [
                 ("lengths", lambda: lengths_part(browser, url, ids, args.runs)),
                 ("new-games", lambda: new_games_part(browser, url, args.new_games)),
@@ -280,7 +289,19 @@ def run(parts: set[str], args: argparse.Namespace, folder: str) -> None:
                     step()
             browser.close()
     finally:
-        stop_server(proc)
+        stop_server(starting.result()[0])
+
+
+def windows(text: str) -> list[tuple[int, int]]:
+    """Window sizes from ``1280x800,390x844``."""
+    try:
+        sizes = [tuple(int(n) for n in size.split("x")) for size in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(len(size) != 2 or min(size) < 100 for size in sizes):
+        raise argparse.ArgumentTypeError(f"{text!r}: give sizes as WIDTHxHEIGHT (at least 100x100), "
+                                         "comma-separated")
+    return [(size[0], size[1]) for size in sizes]
 
 
 def main() -> None:
@@ -293,16 +314,18 @@ def main() -> None:
     parser.add_argument("--reserve", type=int, default=None,
                         help="the terrace's cards in the largest game (Terrace's 11 unless given)")
     parser.add_argument("--pointer-moves", type=int, default=60, help="pointer moves of the drag")
+    parser.add_argument("--windows", type=windows, default="1280x800,390x844",
+                        help="the largest game's window sizes, WIDTHxHEIGHT, comma-separated")
     parser.add_argument("--skip", default="", help=f"parts to leave out, comma-separated: {', '.join(PARTS)}")
     args = parser.parse_args()
     args.lengths = [int(n) for n in args.lengths.split(",")]
     skip = {name for name in args.skip.split(",") if name}
     if skip - set(PARTS):
         parser.error(f"--skip takes {', '.join(PARTS)}")
-    if min(args.runs, args.new_games, args.pointer_moves) < 2 or args.played < 0 \
+    if args.runs < 1 or min(args.new_games, args.pointer_moves) < 2 or args.played < 0 \
             or not all(1 <= n <= 99_990 for n in args.lengths):
-        parser.error("--runs, --new-games and --pointer-moves must be at least 2, --played at least 0, "
-                     "each length 1 to 99,990")
+        parser.error("--runs must be at least 1, --new-games and --pointer-moves at least 2, --played at "
+                     "least 0, each length 1 to 99,990")
     print(f"bench/page_long.py: Chromium {CHROMIUM}")
     with tempfile.TemporaryDirectory() as folder:
         run(set(PARTS) - skip, args, folder)

@@ -9,6 +9,7 @@ they fail.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import time
@@ -92,23 +93,57 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+_PLAYWRIGHTS_LOOP: list[asyncio.AbstractEventLoop] = []
+"""The event loop of the running Playwright (none before it starts)."""
+
+
+# Playwright and the browser are one per test process, as the server is: one
+# per test file started them again in each test process the file's tests ran
+# in (0.7 CPU s and 1.5-5 s of waiting a start). Playwright's sync API marks
+# its event loop as running in the thread after each of its calls, and so
+# every ``asyncio.run`` of a later non-browser test failed ("cannot be called
+# from a running event loop"): the mark is taken away after each step of a
+# test that uses Playwright (set up, run, tear down) and given back before it
+# (playwrights_loop, conftest.py).
+@pytest.fixture(scope="session")
 def playwright_api() -> Iterator[Any]:
-    """Playwright's sync API, one per module: it refuses a second start in a
-    process while one runs (a test that launches a browser of its own takes
-    it), and while it runs it holds an event loop in the thread, so that
-    every ``asyncio.run`` of a later non-browser test in the process failed
-    ("cannot be called from a running event loop") when it was one per
-    session: it ends with its module."""
+    """Playwright's sync API, one per test process (it refuses a second
+    start in a process while one runs)."""
     sync_playwright = need_browser()
     with sync_playwright() as playwright:
-        yield playwright
+        _PLAYWRIGHTS_LOOP.append(asyncio.get_running_loop())
+        try:
+            yield playwright
+        finally:
+            _mark_playwrights_loop()
+            _PLAYWRIGHTS_LOOP.clear()
+    asyncio._set_running_loop(None)
 
 
-@pytest.fixture(scope="module")
+def _mark_playwrights_loop() -> None:
+    """Mark Playwright's loop as running in the thread, for its calls (also
+    those of a session fixture's tear down, maybe in a non-browser test's)."""
+    if _PLAYWRIGHTS_LOOP:
+        asyncio._set_running_loop(_PLAYWRIGHTS_LOOP[0])
+
+
+def playwrights_loop(item: pytest.Item) -> Iterator[None]:
+    """Around a step of test ``item``: Playwright's loop marked as running
+    in the thread while a test that uses Playwright runs, never while
+    another does (a hook wrapper's body)."""
+    uses_playwright = "playwright_api" in getattr(item, "fixturenames", ())
+    if uses_playwright:
+        _mark_playwrights_loop()
+    yield
+    if uses_playwright:
+        asyncio._set_running_loop(None)
+
+
+@pytest.fixture(scope="session")
 def browser(playwright_api: Any) -> Iterator[Any]:
     chromium = playwright_api.chromium.launch(executable_path=CHROMIUM)
     yield chromium
+    _mark_playwrights_loop()
     chromium.close()
 
 

@@ -11,7 +11,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from browser_support import api, browser, open_game, playwright_api, server, won_game  # noqa: F401  (the browser tests' fixtures)
+import pytest
+
+from browser_support import api, browser, open_game, playwright_api, playwrights_loop, server, won_game  # noqa: F401  (the browser tests' fixtures)
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.moves import Move
@@ -57,6 +59,21 @@ def _bytecode_folder() -> str:
 if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     os.environ["PYTHONPYCACHEPREFIX"] = _bytecode_folder()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    yield from playwrights_loop(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    yield from playwrights_loop(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    yield from playwrights_loop(item)
 
 
 def cards(text: str) -> list[Card]:

@@ -155,15 +155,17 @@ def test_the_research_benchmark_prints_its_figures_for_the_largest_rules() -> No
 
 @pytest.mark.browser
 def test_the_page_benchmark_of_long_and_large_games_prints_each_part() -> None:
-    """bench/page_long.py on tiny settings (a stored game of 10 moves, two
-    timings, two new games, a drag of three pointer moves): each part's
-    table, with its figures in each row."""
+    """bench/page_long.py on tiny settings (a stored game of 10 moves, one
+    timing of each, two new games after two, one window, a drag of three
+    pointer moves): each part's table, with its figures in each row."""
     need_browser()
-    tiny = ["--lengths", "10", "--runs", "2", "--new-games", "2", "--played", "3", "--pointer-moves", "3"]
+    tiny = ["--lengths", "10", "--runs", "1", "--new-games", "2", "--played", "3", "--pointer-moves", "3",
+            "--windows", "390x844"]
     done = subprocess.run([sys.executable, str(BENCH / "page_long.py"), *tiny],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"\s+10( +\d+){6} +\d+ +\d+", lines[3]), done.stdout  # (moves, timings, heap, nodes)
-    assert [line.split()[0] for line in lines[6:9]] == ["5", "6", "7"], done.stdout
-    assert [line.split()[0] for line in lines[-2:]] == ["1280x800", "390x844"], done.stdout
+    assert [line.split()[0] for line in lines[6:9]] == ["2", "3", "4"], done.stdout
+    assert re.fullmatch(r"\s+390x844 +\d+ +\d+( +\d+\.\d){4}( +\d+){2}", lines[-1]), done.stdout
+    assert lines[-2].split()[0] == "window", done.stdout

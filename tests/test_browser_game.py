@@ -481,10 +481,10 @@ def test_screenshots(api: Api, open_game: Any, tmp_path: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     line = WINNING_LINE
     sizes = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+    opening = api.new(variant="terrace", deal_number=line["deal_number"])
+    mid = api.play(api.new(variant="terrace", deal_number=line["deal_number"]), *line["moves"][:120])
     for name, viewport in sizes.items():
         phone = name == "phone"
-        opening = api.new(variant="terrace", deal_number=line["deal_number"])
-        mid = api.play(api.new(variant="terrace", deal_number=line["deal_number"]), *line["moves"][:120])
         for stage, game in (("opening", opening), ("midgame", mid)):
             assert game["stats_key"] == "terrace" and game["title"] == "Terrace", game["stats_key"]
             page = open_game(

@@ -103,15 +103,30 @@ class Server:
         return self.proc.stderr.read()
 
 
+# `python -m terrace` with some of the code's constants set first: a module's
+# name and the constant's, and the value, as JSON in the first argument.
+RUN_WITH_CONSTANTS = """
+import importlib, json, sys
+for name, value in json.loads(sys.argv.pop(1)).items():
+    module, constant = name.rsplit(".", 1)
+    setattr(importlib.import_module(module), constant, value)
+from terrace.cli import main
+main()
+"""
+
+
 @contextmanager
-def started_server(*extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
+def started_server(*extra: str, env: dict[str, str] | None = None,
+                   constants: dict[str, float] | None = None) -> Iterator[Server]:
     """``terrace play`` on a free port (games in memory unless ``extra``
     gives a --db), stopped by its process id at the end; ``env`` adds to its
-    environment."""
+    environment; ``constants`` sets the code's constants first (a shorter
+    wait: ``{"terrace.web.protocol.HEAD_SECONDS": 2.0}``)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     memory = [] if "--db" in extra else ["--db", ":memory:"]  # (an option given twice is refused)
+    terrace = ["-m", "terrace"] if constants is None else ["-c", RUN_WITH_CONSTANTS, json.dumps(constants)]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", *memory, *extra],
+        [sys.executable, *terrace, "play", "--port", "0", "--no-browser", *memory, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
