@@ -281,6 +281,29 @@ def test_the_language_changed_in_settings_keeps_the_focus(api: Api, open_game: A
     assert page.evaluate("document.activeElement.id") == "set-lang"
 
 
+def test_the_language_chosen_in_the_header_keeps_the_focus_when_the_header_folds(
+        api: Api, open_game: Any) -> None:
+    """At 1100x760 the header's buttons fit in English but not in German:
+    German chosen with the header's language list folded them into the
+    menu, the list with them, and the focus went to the menu's button (an
+    arrow key then opened the menu). The menu opens to keep the list in
+    sight and focused; English chosen there unfolds the header (with the
+    menu open, its items below the header were measured as a second line:
+    it stayed folded)."""
+    page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 1100, "height": 760})
+    assert page.locator("#lang").is_visible() and not page.locator("#btn-menu").is_visible()
+    page.locator("#lang").focus()
+    page.keyboard.press("ArrowDown")  # English -> Deutsch
+    page.wait_for_selector("html[lang='de']")
+    assert page.evaluate("document.activeElement.id") == "lang"
+    assert page.locator("#lang").is_visible()
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "true"
+    page.keyboard.press("ArrowUp")  # and back
+    page.wait_for_selector("html[lang='en']")
+    assert page.evaluate("document.activeElement.id") == "lang"
+    assert not page.locator("#btn-menu").is_visible() and page.locator("#btn-stats").is_visible()
+
+
 def test_a_button_disabled_under_the_focus_hands_it_on(api: Api, open_game: Any) -> None:
     """Undo pressed by keyboard until nothing is left to undo: the button is
     disabled and the focus goes to Redo (and back), then Restart hands it to

@@ -12,7 +12,7 @@ import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, hideWhy, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
-import { attachMenu, foldCrowdedHeader, keepKeyboardOrder } from "./menu.js";
+import { attachMenu, foldCrowdedHeader, keepInSight, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
@@ -1561,10 +1561,12 @@ function fitAfterResize() {
 }
 
 function changeLanguage(lang) {
+  const used = document.activeElement;
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
   foldCrowdedHeader();
+  keepInSight(used);
   hideToast();  // (a message of the other language: the prompt says it again)
   app.notice = null;
   forgetPromptRoom();
