@@ -209,12 +209,36 @@ function sayMotions(motions, game) {
     say(t(motions[0].to === "stock" ? "said.redeal" : "said.unredeal", { n: motions.length }));
     return;
   }
-  const one = (m) => {
-    if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
-    if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
-    return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
-  };
-  say(motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" "));
+  say(motions.length > SAID_ONE_BY_ONE ? saidByPlace(motions) : motions.map(saidMotion).join(" "));
+}
+
+// Up to SAID_ONE_BY_ONE cards moved at once are said one by one; more
+// (auto-play, its undo, a restart, a replay's jump) by where they went,
+// each place once, the first SAID_NAMED cards of each by name: "5 cards to
+// the foundations: 7 of hearts, 8 of hearts, …". A screen reader heard
+// "5 cards moved", and nothing of which cards went where.
+const SAID_ONE_BY_ONE = 3;
+const SAID_NAMED = 6;
+
+function saidMotion(m) {
+  if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
+  if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
+  return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
+}
+
+function saidByPlace(motions) {
+  const places = new Map();  // (the foundations as one place, the piles as one)
+  for (const m of motions) {
+    const place = m.to[0] === "f" || m.to[0] === "t" ? m.to[0] : m.to;
+    places.set(place, [...(places.get(place) || []), m]);
+  }
+  const list = new Intl.ListFormat(getLanguage(), { type: "conjunction" });
+  return [...places].map(([place, moved]) => {
+    if (moved.length === 1) return saidMotion(moved[0]);
+    const names = moved.slice(0, SAID_NAMED).map((m) => cardName(m.card));
+    if (moved.length > SAID_NAMED) names.push(t("said.more", { n: moved.length - SAID_NAMED }));
+    return t(`said.many.${place}`, { n: moved.length, cards: list.format(names) });
+  }).join(" ");
 }
 
 // An address that names a game (?game=) names the one shown, so a reload
