@@ -1058,7 +1058,10 @@ function clickBoard(target, clicks) {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") return clickStock(clicks, lastPointer === "touch");
+  if (name === "stock") {
+    if (lastPointer === "touch" && stockTap.drawn) return;  // (drawn when the finger lifted)
+    return clickStock(clicks, lastPointer === "touch");
+  }
   const clicked = clicks || 1;
   const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
   const game = app.game;
@@ -1110,6 +1113,26 @@ board.addEventListener("pointerdown", (event) => {
   pressed = event.pointerType !== "touch" && pile
     ? { pile, target: event.target, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
+// A tap on the stock just after a card was flicked to its place (let go
+// while the finger still moved) got no click from Chrome, which takes such
+// a tap for one that stops the flick's scrolling (a fling, though the card
+// scrolls nothing) and swallows it: a player drawing at once after a drop
+// lost the draw (3 taps of 3 within 0.1 s of the drop; none after a finger
+// held still before lifting, nor 0.5 s later). A finger lifted from the
+// stock where it was put down draws; the click that may follow draws no
+// second card. {x, y, id} of a finger put on the stock; drawn: it drew.
+const stockTap = { x: 0, y: 0, id: null, drawn: false };
+board.addEventListener("pointerdown", (event) => {
+  const onStock = event.pointerType === "touch" && event.target.closest("[data-pile='stock']");
+  Object.assign(stockTap, { x: event.clientX, y: event.clientY, id: onStock ? event.pointerId : null, drawn: false });
+});
+board.addEventListener("pointerup", (event) => {
+  if (event.pointerId !== stockTap.id) return;
+  stockTap.id = null;
+  if (Math.hypot(event.clientX - stockTap.x, event.clientY - stockTap.y) >= DRAG_THRESHOLD) return;
+  stockTap.drawn = true;
+  clickStock(1, true);
+});
 board.addEventListener("mouseup", (event) => {
   const press = pressed;
   pressed = null;
