@@ -691,11 +691,18 @@ function explain(move, ghost = null, card = null, source = null) {
 
 // Why the top card of a pile cannot move (a key or a click on it).
 function explainPile(pile) {
+  explained = { pile, game: app.game };
   return enqueue(() => {
     const node = board.querySelector(`[data-pile="${pile}"]`);  // (as drawn by its turn)
     return explainCard(pile, null, (node && topCard(node)) || node);
   });
 }
+
+// The pile whose card was just explained rather than picked up (R pressed
+// on a terrace card with nowhere to go): F pressed next asks the engine why
+// that card cannot go home, where the page said to select a card first,
+// which the player had just tried. {pile, game}, until the next key.
+let explained = null;
 
 function autoMove(pile) {
   const info = app.game.sources[pile];
@@ -1223,6 +1230,8 @@ function onKey(event) {
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
+  const named = explained && explained.game === game ? explained.pile : null;
+  explained = null;
   if (heldInput && !inEnd && !event.held && boardKey(event)) {
     event.preventDefault();
     const pile = event.target.closest && event.target.closest("[data-pile]");
@@ -1284,27 +1293,32 @@ function onKey(event) {
     if (app.selected === pile) deselect();
     else select(pile);
   } else if (lower === "f") {
-    // F sends the selected card home; with none selected, the card of the
+    // F sends the selected card home; with none selected, the card whose
+    // key was just pressed (it could not be picked up) or the card of the
     // focused pile (as S then F would), else it says what F needs.
     const found = event.target.closest && event.target.closest("[data-pile]");
     const focused = found && board.contains(found) ? found.dataset.pile : null;
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
-    const source = app.selected || (focused && holdsCards(focused) ? focused : null);
+    const source = app.selected || named || (focused && holdsCards(focused) ? focused : null);
     if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
       refuseInTurn(t("error.home"), "info");
       event.preventDefault();
       return;
     }
-    if (!source || game.status === "choosing") {
-      refuseInTurn(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
+    // (while the base card is chosen no card goes home: the engine says so,
+    // of any card, in the words R or a pile's key get there; the page said
+    // it in words of its own, which named no key to choose with)
+    const choosing = game.status === "choosing";
+    if (!source && !choosing) {
+      refuseInTurn(t("error.fNothing"), "info");
       event.preventDefault();
       return;
     }
     if (app.selected) deselect({ said: false });
     const info = game.sources[source];
-    const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
+    const foundation = !choosing && info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
-    else explain(`${notation(source)}f`, null, null, source);
+    else explain(`${notation(source || "reserve")}f`, null, null, source);
   } else if (key === "Enter") {
     // On a focused pile Enter acts as a double click there: with a card
     // selected elsewhere, it moves that card onto this pile. With a card
