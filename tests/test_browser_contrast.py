@@ -6,6 +6,7 @@ and translucent backgrounds are read from getComputedStyle."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -13,20 +14,23 @@ import pytest
 from browser_support import Api, until
 from test_browser_endgame import hide
 
-# The texts on the felt below their WCAG minimum: [text, ratio, minimum].
-# An element's own opacity and its ancestors' multiply; translucent
-# backgrounds between it and the body are laid over --felt-light.
-FAINT_ON_FELT = r"""() => {
+# (a computed colour as [r, g, b, alpha]; WCAG's relative luminance of [r, g, b])
+COLOURS = r"""
   const rgba = (text) => {
     const parts = text.match(/[\d.]+/g).map(Number);
     return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
   };
-  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   const luminance = (c) => {
     const linear = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    const [r, g, b] = c.map((v) => linear(v / 255));
+    const [r, g, b] = c.slice(0, 3).map((v) => linear(v / 255));
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
+  };"""
+
+# The texts on the felt below their WCAG minimum: [text, ratio, minimum].
+# An element's own opacity and its ancestors' multiply; translucent
+# backgrounds between it and the body are laid over --felt-light.
+FAINT_ON_FELT = r"""() => {COLOURS
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   const probe = document.createElement("div");
   probe.style.background = "var(--felt-light)";
   document.body.append(probe);
@@ -60,7 +64,7 @@ FAINT_ON_FELT = r"""() => {
     if (ratio < minimum) faint.push([node.textContent.trim(), Math.round(ratio * 100) / 100, minimum]);
   }
   return faint;
-}"""
+}""".replace("COLOURS", COLOURS)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -182,6 +186,20 @@ def test_animations_off_in_the_settings_stop_every_movement(api: Api, open_game:
     assert motions(page) == STILL
 
 
+# WCAG's relative luminance of each suit's colour on the board (by suit),
+# and of a card's paper ("paper").
+SUIT_LUMINANCES = """() => {COLOURS
+  const card = (suit) => getComputedStyle(document.querySelector(`#board .card[data-card$='${suit}']`));
+  const shown = Object.fromEntries([...'HDSC'].map((suit) => [suit, luminance(rgba(card(suit).color))]));
+  return { ...shown, paper: luminance(rgba(card('S').backgroundColor)) };
+}""".replace("COLOURS", COLOURS)
+
+
+def contrast(lighter: float, darker: float) -> float:
+    """WCAG's contrast ratio of two relative luminances."""
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 # The colour of one card of each suit on the board, by suit.
 SUIT_COLOURS = """() => Object.fromEntries([...'HDSC'].map((suit) => {
   const card = document.querySelector(`#board .card[data-card$='${suit}']`);
@@ -193,7 +211,10 @@ def test_the_four_colour_pack_gives_each_suit_its_own_colour(api: Api, open_game
     """Hearts and diamonds shared one red, spades and clubs one black: told
     apart by their pips' shapes alone, 9 px on an upright phone's piles.
     Settings → Four-colour pack (by keyboard here) draws diamonds blue and
-    clubs green, kept for the next visit; off by default."""
+    clubs green, kept for the next visit; off by default. The four differ
+    in brightness as well as in hue, each at least 1.4:1 from the others
+    (hearts and clubs were 1.1:1: one grey to a player who cannot tell red
+    from green)."""
     page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c1"), locale="de-DE")
     shared = page.evaluate(SUIT_COLOURS)
     assert shared["H"] == shared["D"] and shared["S"] == shared["C"]
@@ -206,6 +227,13 @@ def test_the_four_colour_pack_gives_each_suit_its_own_colour(api: Api, open_game
     page.keyboard.press("Escape")
     own = page.evaluate(SUIT_COLOURS)
     assert len(set(own.values())) == 4 and own["H"] == shared["H"] and own["S"] == shared["S"], own
+    # (told apart by their brightness too: red and green, blue and black
+    # look alike to many; each 4.5:1 on the card)
+    shown = page.evaluate(SUIT_LUMINANCES)
+    paper = shown.pop("paper")
+    darkest_first = sorted(shown.values())
+    assert all(contrast(paper, suit) >= 4.5 for suit in darkest_first), shown
+    assert all(contrast(b, a) >= 1.4 for a, b in pairwise(darkest_first)), shown
     page.reload()
     page.wait_for_selector("body[data-ready='true']")
     assert page.evaluate(SUIT_COLOURS) == own

@@ -16,6 +16,7 @@ from browser_support import STATS, Api, moves_seen, settled, slow_animations, to
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
+from test_browser_announcements import heard, listen
 from test_browser_game import _click_move
 from web_support import WINNING_LINE, running_server
 
@@ -63,12 +64,42 @@ def test_the_line_becomes_finishable_where_the_tests_expect() -> None:
     assert finish_line(line_board(FINISH_AFTER)) is not None
 
 
+# A card by name, as a screen reader hears it, in each language (i18n.js: cardName).
+CARD_NAMES = {
+    "en-GB": lambda rank, suit: f"{ {'A': 'ace', 'J': 'jack', 'Q': 'queen', 'K': 'king'}.get(rank, rank)} of "
+                                f"{ {'S': 'spades', 'H': 'hearts', 'D': 'diamonds', 'C': 'clubs'}[suit]}",
+    "de-DE": lambda rank, suit: f"{ {'S': 'Pik', 'H': 'Herz', 'D': 'Karo', 'C': 'Kreuz'}[suit]} "
+                                f"{ {'A': 'Ass', 'J': 'Bube', 'Q': 'Dame', 'K': 'König'}.get(rank, rank)}",
+}
+# What auto-play of many cards to the foundations is heard as: their count,
+# the first six by name, how many more.
+HOME_SAID = {
+    "en-GB": "{n} cards to the foundations: {names}, and {more} more.",
+    "de-DE": "{n} Karten auf die Zielstapel: {names} und {more} weitere.",
+}
+
+
+def autoplay_heard(page: Any, locale: str, autoplayed: dict[str, Any]) -> None:
+    """Auto-play's cards (``autoplayed``: its answer), more than six, all
+    to the foundations, were heard in one message as HOME_SAID: a screen
+    reader heard "18 cards moved" ("18 Karten bewegt") and no card."""
+    cards = [motion["card"].replace("T", "10") for motion in autoplayed["motions"]]
+    assert len(cards) > 6 and all(motion["to"][0] == "f" for motion in autoplayed["motions"])
+    names = ", ".join(CARD_NAMES[locale](card[:-1], card[-1]) for card in cards[:6])
+    said = HOME_SAID[locale].format(n=len(cards), names=names, more=len(cards) - 6)
+    messages = heard(page)
+    assert sum(said in message for message in messages) == 1, (said, messages)
+
+
 def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_game: Any) -> None:
     game = line_game(api, FINISH_AFTER - 1)
     page = open_game(game)
     board = line_board(FINISH_AFTER - 1)
-    _click_move(page, board, LINE["moves"][FINISH_AFTER - 1])  # the default: finish the game
+    listen(page)
+    with page.expect_response(lambda r: r.url.endswith("/autoplay")) as autoplayed:
+        _click_move(page, board, LINE["moves"][FINISH_AFTER - 1])  # the default: finish the game
     page.wait_for_selector("body[data-status='won']")
+    autoplay_heard(page, "en-GB", autoplayed.value.json())
     assert page.locator("[data-counter='foundations'] .value").inner_text() == "104/104"
     page.wait_for_selector(".cascade", state="attached", timeout=8000)  # the celebration
     end = page.locator("dialog.end[open]")
@@ -105,15 +136,19 @@ def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_
 
 
 def test_autoplay_respects_reduced_motion(api: Api, open_game: Any) -> None:
+    """(in German: the cards auto-play put up are heard in German)"""
     game = line_game(api, FINISH_AFTER - 1)
-    page = open_game(game, reduced_motion="reduce")
+    page = open_game(game, reduced_motion="reduce", locale="de-DE")
     page.evaluate("window.ghosts = 0; new MutationObserver((m) => { window.ghosts += "
                   "document.querySelectorAll('.ghost.homeward, .cascade').length; })"
                   ".observe(document.body, {childList: true, subtree: true})")
-    _click_move(page, line_board(FINISH_AFTER - 1), LINE["moves"][FINISH_AFTER - 1])
+    listen(page)
+    with page.expect_response(lambda r: r.url.endswith("/autoplay")) as autoplayed:
+        _click_move(page, line_board(FINISH_AFTER - 1), LINE["moves"][FINISH_AFTER - 1])
     page.wait_for_selector("body[data-status='won']")
     page.locator("dialog.end[open] [data-stat='best']").wait_for()
     assert page.evaluate("window.ghosts") == 0
+    autoplay_heard(page, "de-DE", autoplayed.value.json())
 
 
 def _quick_draws(page: Any, moves: int) -> float:

@@ -18,6 +18,10 @@ import pytest
 
 from browser_support import Api, moves_seen, settled, until
 from store_support import golden
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.variants import get_rules
+from test_browser_feedback import sentence
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -279,6 +283,29 @@ def test_the_language_changed_in_settings_keeps_the_focus(api: Api, open_game: A
     page.keyboard.press("ArrowDown")  # and back
     page.locator("#dlg-settings h2", has_text="Einstellungen").wait_for()
     assert page.evaluate("document.activeElement.id") == "set-lang"
+
+
+def test_the_language_chosen_in_the_header_keeps_the_focus_when_the_header_folds(
+        api: Api, open_game: Any) -> None:
+    """At 1100x760 the header's buttons fit in English but not in German:
+    German chosen with the header's language list folded them into the
+    menu, the list with them, and the focus went to the menu's button (an
+    arrow key then opened the menu). The menu opens to keep the list in
+    sight and focused; English chosen there unfolds the header (with the
+    menu open, its items below the header were measured as a second line:
+    it stayed folded)."""
+    page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 1100, "height": 760})
+    assert page.locator("#lang").is_visible() and not page.locator("#btn-menu").is_visible()
+    page.locator("#lang").focus()
+    page.keyboard.press("ArrowDown")  # English -> Deutsch
+    page.wait_for_selector("html[lang='de']")
+    assert page.evaluate("document.activeElement.id") == "lang"
+    assert page.locator("#lang").is_visible()
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "true"
+    page.keyboard.press("ArrowUp")  # and back
+    page.wait_for_selector("html[lang='en']")
+    assert page.evaluate("document.activeElement.id") == "lang"
+    assert not page.locator("#btn-menu").is_visible() and page.locator("#btn-stats").is_visible()
 
 
 def test_a_button_disabled_under_the_focus_hands_it_on(api: Api, open_game: Any) -> None:
@@ -996,14 +1023,25 @@ def test_a_redo_pressed_after_one_undo_too_many_still_acts(api: Api, open_game: 
 def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_needs(
     api: Api, open_game: Any
 ) -> None:
-    """F did nothing, and said nothing, unless a card was selected."""
+    """F did nothing, and said nothing, unless a card was selected. While
+    the base card is chosen it says the engine's reason (the page said it
+    in words of its own, naming no key to choose with); after a key whose
+    card could not be picked up (R on a terrace card with nowhere to go),
+    the engine's reason why that card cannot go home, where it said to
+    select a card first, as the player just had."""
+    board = Board.from_number(7, get_rules("terrace"))
     page = open_game(api.new(variant="terrace", deal_number=7))
     page.locator("[data-pile='t8']").focus()
     page.keyboard.press("f")  # (the base card is still to be chosen)
-    page.wait_for_selector("#toast.show")
-    assert page.locator("#toast").text_content().startswith("Choose the base card first: no card can go home")
+    why = page.locator("#why")
+    until(lambda: why.is_visible() and why.inner_text() == refusal_said(board, "t8f"))
     page.keyboard.press("2")
     moves_seen(page, 1)
+    board.push_text("c2")
+    page.keyboard.press("r")
+    page.keyboard.press("f")
+    until(lambda: why.is_visible() and why.inner_text() == refusal_said(board, "rf"))
+    assert page.locator("#prompt").inner_text() == refusal_said(board, "rf")
     page.locator("[data-pile='t8']").focus()
     page.keyboard.press("f")  # (7♠ on pile 8 goes home)
     moves_seen(page, 2)
@@ -1015,6 +1053,14 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     assert page.locator("#toast").text_content().startswith("F sends a card home: select one first")
     settled(page)
     assert page.evaluate("document.body.dataset.moves") == "2"
+
+
+def refusal_said(board: Board, move: str) -> str:
+    """The engine's reason ``move`` is refused on ``board``, as the page
+    writes it alone."""
+    reason = board.refusal(Move.parse(move))
+    assert reason is not None, move
+    return sentence(str(reason))
 
 
 # Terrace deal 1 with foundation return: after these moves the jack of

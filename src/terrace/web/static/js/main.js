@@ -12,7 +12,7 @@ import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, hideWhy, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
-import { attachMenu, foldCrowdedHeader, keepKeyboardOrder } from "./menu.js";
+import { attachMenu, foldCrowdedHeader, keepInSight, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
@@ -209,12 +209,36 @@ function sayMotions(motions, game) {
     say(t(motions[0].to === "stock" ? "said.redeal" : "said.unredeal", { n: motions.length }));
     return;
   }
-  const one = (m) => {
-    if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
-    if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
-    return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
-  };
-  say(motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" "));
+  say(motions.length > SAID_ONE_BY_ONE ? saidByPlace(motions) : motions.map(saidMotion).join(" "));
+}
+
+// Up to SAID_ONE_BY_ONE cards moved at once are said one by one; more
+// (auto-play, its undo, a restart, a replay's jump) by where they went,
+// each place once, the first SAID_NAMED cards of each by name: "5 cards to
+// the foundations: 7 of hearts, 8 of hearts, …". A screen reader heard
+// "5 cards moved", and nothing of which cards went where.
+const SAID_ONE_BY_ONE = 3;
+const SAID_NAMED = 6;
+
+function saidMotion(m) {
+  if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
+  if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
+  return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
+}
+
+function saidByPlace(motions) {
+  const places = new Map();  // (the foundations as one place, the piles as one)
+  for (const m of motions) {
+    const place = m.to[0] === "f" || m.to[0] === "t" ? m.to[0] : m.to;
+    places.set(place, [...(places.get(place) || []), m]);
+  }
+  const list = new Intl.ListFormat(getLanguage(), { type: "conjunction" });
+  return [...places].map(([place, moved]) => {
+    if (moved.length === 1) return saidMotion(moved[0]);
+    const names = moved.slice(0, SAID_NAMED).map((m) => cardName(m.card));
+    if (moved.length > SAID_NAMED) names.push(t("said.more", { n: moved.length - SAID_NAMED }));
+    return t(`said.many.${place}`, { n: moved.length, cards: list.format(names) });
+  }).join(" ");
 }
 
 // An address that names a game (?game=) names the one shown, so a reload
@@ -667,11 +691,18 @@ function explain(move, ghost = null, card = null, source = null) {
 
 // Why the top card of a pile cannot move (a key or a click on it).
 function explainPile(pile) {
+  explained = { pile, game: app.game };
   return enqueue(() => {
     const node = board.querySelector(`[data-pile="${pile}"]`);  // (as drawn by its turn)
     return explainCard(pile, null, (node && topCard(node)) || node);
   });
 }
+
+// The pile whose card was just explained rather than picked up (R pressed
+// on a terrace card with nowhere to go): F pressed next asks the engine why
+// that card cannot go home, where the page said to select a card first,
+// which the player had just tried. {pile, game}, until the next key.
+let explained = null;
 
 function autoMove(pile) {
   const info = app.game.sources[pile];
@@ -1034,7 +1065,10 @@ function clickBoard(target, clicks) {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") return clickStock(clicks, lastPointer === "touch");
+  if (name === "stock") {
+    if (lastPointer === "touch" && stockTap.drawn) return;  // (drawn when the finger lifted)
+    return clickStock(clicks, lastPointer === "touch");
+  }
   const clicked = clicks || 1;
   const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
   const game = app.game;
@@ -1086,6 +1120,26 @@ board.addEventListener("pointerdown", (event) => {
   pressed = event.pointerType !== "touch" && pile
     ? { pile, target: event.target, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
+// A tap on the stock just after a card was flicked to its place (let go
+// while the finger still moved) got no click from Chrome, which takes such
+// a tap for one that stops the flick's scrolling (a fling, though the card
+// scrolls nothing) and swallows it: a player drawing at once after a drop
+// lost the draw (3 taps of 3 within 0.1 s of the drop; none after a finger
+// held still before lifting, nor 0.5 s later). A finger lifted from the
+// stock where it was put down draws; the click that may follow draws no
+// second card. {x, y, id} of a finger put on the stock; drawn: it drew.
+const stockTap = { x: 0, y: 0, id: null, drawn: false };
+board.addEventListener("pointerdown", (event) => {
+  const onStock = event.pointerType === "touch" && event.target.closest("[data-pile='stock']");
+  Object.assign(stockTap, { x: event.clientX, y: event.clientY, id: onStock ? event.pointerId : null, drawn: false });
+});
+board.addEventListener("pointerup", (event) => {
+  if (event.pointerId !== stockTap.id) return;
+  stockTap.id = null;
+  if (Math.hypot(event.clientX - stockTap.x, event.clientY - stockTap.y) >= DRAG_THRESHOLD) return;
+  stockTap.drawn = true;
+  clickStock(1, true);
+});
 board.addEventListener("mouseup", (event) => {
   const press = pressed;
   pressed = null;
@@ -1176,6 +1230,8 @@ function onKey(event) {
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
+  const named = explained && explained.game === game ? explained.pile : null;
+  explained = null;
   if (heldInput && !inEnd && !event.held && boardKey(event)) {
     event.preventDefault();
     const pile = event.target.closest && event.target.closest("[data-pile]");
@@ -1237,27 +1293,32 @@ function onKey(event) {
     if (app.selected === pile) deselect();
     else select(pile);
   } else if (lower === "f") {
-    // F sends the selected card home; with none selected, the card of the
+    // F sends the selected card home; with none selected, the card whose
+    // key was just pressed (it could not be picked up) or the card of the
     // focused pile (as S then F would), else it says what F needs.
     const found = event.target.closest && event.target.closest("[data-pile]");
     const focused = found && board.contains(found) ? found.dataset.pile : null;
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
-    const source = app.selected || (focused && holdsCards(focused) ? focused : null);
+    const source = app.selected || named || (focused && holdsCards(focused) ? focused : null);
     if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
       refuseInTurn(t("error.home"), "info");
       event.preventDefault();
       return;
     }
-    if (!source || game.status === "choosing") {
-      refuseInTurn(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
+    // (while the base card is chosen no card goes home: the engine says so,
+    // of any card, in the words R or a pile's key get there; the page said
+    // it in words of its own, which named no key to choose with)
+    const choosing = game.status === "choosing";
+    if (!source && !choosing) {
+      refuseInTurn(t("error.fNothing"), "info");
       event.preventDefault();
       return;
     }
     if (app.selected) deselect({ said: false });
     const info = game.sources[source];
-    const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
+    const foundation = !choosing && info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
-    else explain(`${notation(source)}f`, null, null, source);
+    else explain(`${notation(source || "reserve")}f`, null, null, source);
   } else if (key === "Enter") {
     // On a focused pile Enter acts as a double click there: with a card
     // selected elsewhere, it moves that card onto this pile. With a card
@@ -1561,10 +1622,12 @@ function fitAfterResize() {
 }
 
 function changeLanguage(lang) {
+  const used = document.activeElement;
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
   foldCrowdedHeader();
+  keepInSight(used);
   hideToast();  // (a message of the other language: the prompt says it again)
   app.notice = null;
   forgetPromptRoom();

@@ -2,16 +2,18 @@
 // header keeps the quick buttons and folds the others into a menu; style.css
 // decides when, this module opens and closes it.
 
+function setMenuOpen(toolbar, open) {
+  toolbar.classList.toggle("menu-open", open);
+  document.querySelector("#btn-menu").setAttribute("aria-expanded", String(open));
+}
+
 export function attachMenu() {
   // (the toolbar, which holds the menu, may be moved out of the header: see keepKeyboardOrder)
   const bar = document.querySelector(".actions");
   const toggle = document.querySelector("#btn-menu");
   const menu = document.querySelector("#menu");
   const isOpen = () => bar.classList.contains("menu-open");
-  const setOpen = (open) => {
-    bar.classList.toggle("menu-open", open);
-    toggle.setAttribute("aria-expanded", String(open));
-  };
+  const setOpen = (open) => setMenuOpen(bar, open);
   toggle.addEventListener("click", () => {
     setOpen(!isOpen());
     if (isOpen()) menu.querySelector("button:not(:disabled), select").focus();
@@ -71,8 +73,19 @@ export function foldCrowdedHeader() {
 
 function foldIfCrowded(header, toolbar) {
   if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
+  if (getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;  // (style.css folds it)
+  // (measured with the menu closed: its items open below the header read
+  // as a second line, and English at 1100 px stayed folded)
+  const open = toolbar.classList.contains("menu-open");
+  toolbar.classList.remove("menu-open");
+  const crowded = isCrowded(header, toolbar);
+  if (crowded) toolbar.classList.add("crowded");
+  if (open) setMenuOpen(toolbar, crowded);  // (unfolded: no menu left open)
+}
+
+function isCrowded(header, toolbar) {
   const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
-  if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
+  if (!shown.length) return false;
   // (in more than one line, past the header's edge, or leaving the game's
   // title less than TITLE_LEAST of its font's size: a 1024x768 laptop drew
   // them in a line of their own under the title, a header of 78 px, not 48)
@@ -86,12 +99,19 @@ function foldIfCrowded(header, toolbar) {
     const box = node.getBoundingClientRect();
     return box.top >= first.bottom - 1 || box.right > edge + 1 || box.left < start - 1;
   };
-  const crowded = title.clientWidth < least - 1 || shown.some(out);
-  if (crowded) toolbar.classList.add("crowded");
-  else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
-    toolbar.classList.remove("menu-open");
-    document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");
-  }
+  return title.clientWidth < least - 1 || shown.some(out);
+}
+
+// A header folded under the control the player is using (the language
+// list, German's longer words folding a 1100 px header) opens its menu, so
+// that the control stays in sight and keeps the focus: folded away, the
+// focus went to the menu's button (main.js: keepFocusNear) and the next
+// arrow key opened the menu rather than choosing another language.
+export function keepInSight(control) {
+  const toolbar = document.querySelector(".actions");
+  if (!toolbar.contains(control) || control.getClientRects().length) return;
+  setMenuOpen(toolbar, true);
+  if (document.activeElement !== control) control.focus();
 }
 
 // Larger text (the browser's font size or its least font size set higher)
