@@ -25,18 +25,19 @@ True
 
 from __future__ import annotations
 
+from hashlib import blake2b
 from typing import Final
 
+from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
 from terrace.board import Board
-from terrace.cards import CARDS_PER_DECK, RANKS
+from terrace.cards import CARDS_PER_DECK, RANKS, Card
 from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, given_rules
 from terrace.solver.observation import hidden_count
+from terrace.undo import play, take_back
 from terrace.whole import as_whole
-
-Key = tuple[object, ...]
 
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
 """The places of the card rows of a tensor before the foundations and the
@@ -46,6 +47,10 @@ _UNSEEN: Final = PLACES.index("unseen")
 TERMINAL: Final = -4
 """What :meth:`State.current_player` answers once the game is over
 (OpenSpiel's ``PlayerId.TERMINAL``)."""
+
+_PLACE_GAP: Final = b"\xff"
+"""What separates the places in the text :func:`_digest` digests: no card
+(a number below 52) is written as it."""
 
 LENGTH_PER_CARD: Final = 50
 """Actions allowed per card and pass through the stock (see
@@ -64,11 +69,50 @@ def tensor_shape(rules: Rules) -> tuple[int, ...]:
     return (16 + rules.card_count * _row_size(rules),)
 
 
-def _line_key(board: Board) -> Key:
-    """The key of a position of the game's line (:meth:`Board.position_key`
-    with the stock by its size: the positions a state keeps are those of
-    its one line of play)."""
-    return board.position_key(stock=False)
+def _pieces(board: Board) -> list[bytes]:
+    """What :meth:`Board.position_key` says with the stock by its size (along
+    one line of play the size tells the stocks apart), as bytes: a head of
+    numbers (:func:`_head`), then the cards of the terrace, the waste, each
+    foundation and each pile, one byte a card (:func:`_place_piece`)."""
+    return [_head(board), bytes(board.reserve), bytes(board.waste),
+            *map(bytes, board.foundations), *map(bytes, board.tableau)]
+
+
+def _head(board: Board) -> bytes:
+    """The base rank, the stock's size and the redeals used, as digits."""
+    return b"%d %d %d" % (board.base_rank, len(board.stock), board.redeals_used)
+
+
+def _place_piece(area: int, index: int, foundations: int) -> int:
+    """Where :func:`_pieces` puts a place: area and index as a move's record
+    names them (:mod:`terrace.undo`)."""
+    if area == FOUNDATION_AREA:
+        return 3 + index
+    return 3 + foundations + index if area == TABLEAU_AREA else 1 + area
+
+
+def _place_cards(board: Board, area: int, index: int) -> list[Card]:
+    """The cards of a place named as :func:`_place_piece` takes it."""
+    if area == FOUNDATION_AREA:
+        return board.foundations[index]
+    if area == TABLEAU_AREA:
+        return board.tableau[index]
+    return board.reserve if area == RESERVE_AREA else board.waste
+
+
+def _digest(pieces: list[bytes]) -> bytes:
+    """The key of a position of the game's line: a 128-bit digest of its
+    :func:`_pieces` (49 bytes however many cards, where a key of tuples took
+    3 KB on eight decks). The pieces are joined by a byte no card is (a
+    card is below 52), so two positions of one rules give one text only
+    when they are the same, and two texts one digest with odds of 2**-128
+    (:func:`hashlib.blake2b`)."""
+    return blake2b(_PLACE_GAP.join(pieces), digest_size=16).digest()
+
+
+def _line_key(board: Board) -> bytes:
+    """The key of ``board``'s position (:func:`_digest`)."""
+    return _digest(_pieces(board))
 
 
 def _given_player(player: object) -> None:
@@ -100,7 +144,7 @@ class State:
         while walk.move_stack:
             walk.pop()
             keys.append(_line_key(walk))
-        self._seen: dict[Key, int] = {}
+        self._seen: dict[bytes, int] = {}
         for key in keys:
             self._seen[key] = self._seen.get(key, 0) + 1
         self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
@@ -187,17 +231,36 @@ class State:
         board = self._board
         if board.is_won() or len(self._actions) >= self.max_game_length():
             return []
-        scratch = board.copy(stack=False)
+        pieces = _pieces(board)
         fresh = []
         for move in board.generate_legal_moves():
-            if move.is_draw or move.is_choice:  # (a draw or a choice starts a new pass: nothing repeats)
+            # (a draw or a choice starts a new pass: nothing repeats)
+            if move.is_draw or move.is_choice or not self._repeats(move, pieces):
                 fresh.append(board.move_to_action(move))
-                continue
-            scratch.push(move)
-            if _line_key(scratch) not in self._seen:
-                fresh.append(board.move_to_action(move))
-            scratch.pop()
         return sorted(fresh)
+
+    def _repeats(self, move: Move, pieces: list[bytes]) -> bool:
+        """True when ``move`` (legal, no draw nor choice) would bring back a
+        position of the game's line. It is made on the board's cards and
+        taken back, the board's stacks untouched, and only the places it
+        changes are read again (``pieces`` are the board's now)."""
+        board = self._board
+        resolved = board._resolve(move)
+        if isinstance(resolved, Reason):  # (a legal move resolves: this is no move to try)
+            raise IllegalMoveError(resolved, move=str(move))
+        source, src_index, target, dst_index = resolved
+        record = play(board, source, src_index, target, dst_index)
+        try:
+            changed = [(source, src_index), (target, dst_index)]
+            for pile, from_waste in record.fills:  # (spaces filled from the waste or the stock)
+                changed += [(TABLEAU_AREA, pile), (WASTE_AREA, 0)] if from_waste else [(TABLEAU_AREA, pile)]
+            after, foundations = list(pieces), len(board.foundations)
+            after[0] = _head(board)
+            for area, index in changed:
+                after[_place_piece(area, index, foundations)] = bytes(_place_cards(board, area, index))
+            return _digest(after) in self._seen
+        finally:
+            take_back(board, record)
 
     def is_terminal(self) -> bool:
         """True when the game is over: won, no legal action left, or
