@@ -94,7 +94,9 @@ def _place_piece(area: int, index: int, foundations: int) -> int:
     names them (:mod:`terrace.undo`)."""
     if area == FOUNDATION_AREA:
         return 3 + index
-    return 3 + foundations + index if area == TABLEAU_AREA else 1 + area
+    if area == TABLEAU_AREA:
+        return 3 + foundations + index
+    return 1 if area == RESERVE_AREA else 2
 
 
 def _place_cards(board: Board, area: int, index: int) -> list[Card]:
