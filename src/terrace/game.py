@@ -55,6 +55,10 @@ _PLACE_GAP: Final = b"\xff"
 """What separates the places in the text :func:`_digest` digests: no card
 (a number below 52) is written as it."""
 
+_SHARE_AFTER: Final = 64
+"""How many counts of its own a :class:`_Reached` keeps, at least, before
+it shares them with its copies."""
+
 PICKLE_FORMAT: Final = 1
 """The version of the way a state pickles (:meth:`State.__reduce__`)."""
 
@@ -141,6 +145,58 @@ def _unpickled(kind: object, version: object, parts: object, seal: object) -> St
     return state
 
 
+class _Reached:
+    """How often the game reached each position (by its digest), as the
+    sum of two counts: one in a dict shared with clones, which none of them
+    changes, and one in a dict of this one's own, which may be negative (a
+    shared visit taken back). A clone copied every count: 18 KB of a 42 KB
+    clone 500 actions into a game of the largest rules (24 KB now), 5.7 ms
+    a clone 100,000 actions into one."""
+
+    __slots__ = ("_own", "_shared")
+
+    def __init__(self, own: dict[bytes, int], shared: dict[bytes, int] | None = None) -> None:
+        self._own = own
+        self._shared: dict[bytes, int] = {} if shared is None else shared
+
+    def __contains__(self, key: bytes) -> bool:
+        own = self._own.get(key)
+        if own is None:
+            return key in self._shared
+        return own + self._shared.get(key, 0) > 0
+
+    def add(self, key: bytes, step: int = 1) -> None:
+        """Count ``step`` more visits of ``key`` (-1: one less, the last
+        action taken back)."""
+        count = self._own.get(key, 0) + step
+        if count:
+            self._own[key] = count
+        else:
+            del self._own[key]
+
+    def copy(self) -> _Reached:
+        """An independent copy, sharing what both keep unchanged: once the
+        counts of its own are many, they join the shared ones (in a dict
+        made anew), so a copy copies at most an eighth of them."""
+        if len(self._own) > max(_SHARE_AFTER, len(self._shared) // 8):
+            self._own, self._shared = {}, self._merged()
+        return _Reached(dict(self._own), self._shared)
+
+    def _merged(self) -> dict[bytes, int]:
+        """The counts, in one dict that is no one's: the counts of its own
+        when none is shared (they are left behind, not copied)."""
+        if not self._shared:
+            return self._own
+        merged = dict(self._shared)
+        for key, count in self._own.items():
+            total = merged.get(key, 0) + count
+            if total:
+                merged[key] = total
+            else:
+                del merged[key]
+        return merged
+
+
 def _given_player(player: object) -> None:
     """Refuse a player other than 0, the one player (None: not given)."""
     if player is not None and as_whole(player) != 0:
@@ -170,9 +226,9 @@ class State:
         while walk.move_stack:
             walk.pop()
             keys.append(_line_key(walk))
-        self._seen: dict[bytes, int] = {}
+        self._seen = _Reached({})
         for key in keys:
-            self._seen[key] = self._seen.get(key, 0) + 1
+            self._seen.add(key)
         self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
         # (per action, the redo moves it cleared, to give back on undo: None when it
         # redid the next one; tuples, shared by clones, the empty one allocated once)
@@ -344,8 +400,7 @@ class State:
         redo = self._board.redo_stack
         cleared = None if redo and redo[-1] == move else tuple(redo)
         self._board.push(move)
-        key = _line_key(self._board)
-        self._seen[key] = self._seen.get(key, 0) + 1
+        self._seen.add(_line_key(self._board))
         self._actions.append(action)
         self._cleared.append(cleared)
         self._legal = None
@@ -355,11 +410,7 @@ class State:
         forgotten too); returns it."""
         if not self._actions:
             raise NoMoveError(Reason(Refusal.NOTHING_TO_UNDO))
-        key = _line_key(self._board)
-        if self._seen[key] == 1:
-            del self._seen[key]
-        else:
-            self._seen[key] -= 1
+        self._seen.add(_line_key(self._board), -1)
         self._board.pop()
         cleared = self._cleared.pop()
         if cleared is not None:
@@ -372,7 +423,7 @@ class State:
         changes the other."""
         other = type(self).__new__(type(self))
         other._board = self._board.copy()
-        other._seen = dict(self._seen)
+        other._seen = self._seen.copy()
         other._actions = list(self._actions)
         other._cleared = list(self._cleared)
         other._legal = None if self._legal is None else list(self._legal)
