@@ -657,7 +657,9 @@ def test_a_pickle_changed_in_any_byte_is_refused_never_read_as_another_state() -
     """A state pickled as its objects read a changed byte as another state
     228 times in 4,042 one-byte changes (a card of a pile, a move's record);
     the parts are sealed by a digest now, and a change to them is refused in
-    the engine's words."""
+    the engine's words. (With the parts as raw bytes, the change that made
+    pickle read them as its instructions took 16 s and gigabytes; in
+    hexadecimal they stop it at once: 0.25 s for every byte here.)"""
     state, rng = State.new(get_rules("terrace"), 3), random.Random(2)
     for _ in range(25):
         state.apply_action(rng.choice(state.legal_actions()))

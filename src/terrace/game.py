@@ -28,7 +28,6 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable
 from hashlib import blake2b
-from hmac import compare_digest
 from typing import Final
 
 from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
@@ -127,20 +126,20 @@ def _line_key(board: Board) -> bytes:
     return _digest(_pieces(board))
 
 
-def _seal(parts: bytes) -> bytes:
+def _seal(parts: str) -> str:
     """The digest a pickled state's parts are checked by."""
-    return blake2b(parts, digest_size=16, person=b"terrace-state").digest()
+    return blake2b(parts.encode(), digest_size=16, person=b"terrace-state").hexdigest()
 
 
 def _unpickled(kind: object, version: object, parts: object, seal: object) -> State:
     """The state of class ``kind`` pickled as ``parts`` (:meth:`State.__reduce__`),
     once ``seal`` shows them whole; else an :class:`InvalidRecordError`."""
     if (not isinstance(kind, type) or not issubclass(kind, State) or type(version) is not int
-            or version != PICKLE_FORMAT or type(parts) is not bytes or type(seal) is not bytes
-            or not compare_digest(_seal(parts), seal)):
+            or version != PICKLE_FORMAT or type(parts) is not str or type(seal) is not str
+            or _seal(parts) != seal):
         raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
     state = kind.__new__(kind)
-    state._board, state._seen, state._actions, state._cleared = pickle.loads(parts)
+    state._board, state._seen, state._actions, state._cleared = pickle.loads(bytes.fromhex(parts))
     state._legal = None
     return state
 
@@ -429,14 +428,17 @@ class State:
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
-    def __reduce__(self) -> tuple[Callable[..., State], tuple[type[State], int, bytes, bytes]]:
+    def __reduce__(self) -> tuple[Callable[..., State], tuple[type[State], int, str, str]]:
         """A state pickles as its parts, pickled, and a digest of them, which
         :func:`_unpickled` checks: a pickle changed in any byte is refused,
         never read as another state (228 of 4,042 one-byte changes to the
         pickle of a state 25 moves into a game were read so, a card moved
-        or a move's record changed)."""
+        or a move's record changed). The parts are written in hexadecimal:
+        where a change made pickle read them as its instructions, raw bytes
+        could ask it for a table of a billion entries (16 s and gigabytes
+        for one change), hexadecimal digits stop it at once."""
         parts = pickle.dumps((self._board, self._seen, self._actions, self._cleared),
-                             protocol=pickle.HIGHEST_PROTOCOL)
+                             protocol=pickle.HIGHEST_PROTOCOL).hex()
         return _unpickled, (type(self), PICKLE_FORMAT, parts, _seal(parts))
 
     def __setstate__(self, state: object) -> None:
