@@ -14,6 +14,7 @@ import copy
 import math
 import pickle
 import random
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -167,6 +168,50 @@ def test_copies_play_on_alone(game: tuple[Rules, int, int, int]) -> None:
         while len(other.history()) > len(state.history()):
             other.undo()
         assert snapshot(other) == before
+
+
+def _whole_legal(board: Board, reached: Counter[tuple[object, ...]], at_limit: bool) -> list[int]:
+    """The legal actions as the positions whole give them: the board's legal
+    moves to a position (the stock's order included) not in ``reached``."""
+    if board.is_won() or at_limit:
+        return []
+    legal = []
+    for move in board.legal_moves:
+        after = board.copy(stack=False)
+        after.push(move)
+        if not reached[after.position_key()]:
+            legal.append(board.move_to_action(move))
+    return sorted(legal)
+
+
+@CONTRACT
+@given(GAMES)
+def test_at_every_step_the_legal_actions_are_those_of_the_whole_positions(
+        game: tuple[Rules, int, int, int]) -> None:
+    """A state keeps a digest of each position reached, where it kept the
+    positions: at every step of a game played on, taken back, cloned and
+    pickled, its legal actions and its position are those of a board that
+    keeps the positions whole."""
+    rules, number, seed, length = game
+    state, rng = State.new(rules, number), random.Random(seed)
+    board = state.board()
+    reached = Counter([board.position_key()])
+    for _ in range(length + 10):
+        legal = state.legal_actions()
+        assert legal == _whole_legal(board, reached, len(state.history()) >= state.max_game_length())
+        assert state.observation_string() == board.position()
+        roll = rng.random()
+        if state.history() and roll < 0.2:
+            reached[board.position_key()] -= 1
+            board.pop()
+            state.undo()
+        elif legal:
+            action = rng.choice(legal)
+            state.apply_action(action)
+            board.apply_action(action)
+            reached[board.position_key()] += 1
+        if roll > 0.9:
+            state = pickle.loads(pickle.dumps(state)) if roll > 0.95 else state.clone()
 
 
 @CONTRACT

@@ -171,6 +171,7 @@ class Refusal(StrEnum):
     POSITION_FOUNDATION_ORDER = "position-foundation-order"
     POSITION_AUTO_SPACE = "position-auto-space"
     # Game records
+    STATE_UNREADABLE = "state-unreadable"
     RECORD_NO_DEAL = "record-no-deal"
     RECORD_MOVE_ILLEGAL = "record-move-illegal"
     RECORD_MOVE_UNREADABLE = "record-move-unreadable"
@@ -665,6 +666,11 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "with automatic spaces a pile is empty only when waste and stock are",
         "Wenn Lücken von selbst gefüllt werden, ist ein Stapel nur leer, wenn Abwurfstapel und Vorrat leer "
         "sind."),
+    Refusal.STATE_UNREADABLE: Wording(
+        _BAD, "this pickled state was changed since it was written, or written by another version of "
+        "Terrace: it cannot be read back",
+        "Dieser gespeicherte Zustand wurde seit dem Schreiben verändert oder von einer anderen "
+        "Terrace-Version geschrieben: Er lässt sich nicht wieder einlesen."),
     Refusal.RECORD_NO_DEAL: Wording(
         _BAD, "a board set up from a position has no deal to record",
         "Eine aus einer Stellung aufgebaute Auslage hat kein Spiel, das sich speichern ließe."),
