@@ -726,11 +726,20 @@ LOGGED_BY_DASK = """
 import logging
 from terrace.solver import cluster
 
+
+def log_in_the_worker():
+    # (Dask's own logger has a handler the cluster's silence_logs quiets in the
+    # worker too; the event loop's loggers have none, and Python's last resort
+    # writes their errors to the terminal unless the worker silenced them)
+    logging.getLogger("distributed.worker").error("heartbeat to the scheduler failed")
+    logging.getLogger("asyncio").error("heartbeat: Task exception was never retrieved")
+    logging.getLogger("tornado.application").error("heartbeat: Exception in callback")
+
+
 with cluster.connect("local:1") as client:
     client.wait_for_workers(1)  # (the cluster asks for its workers and does not wait for them)
     logging.getLogger("distributed.scheduler").error("Couldn't gather keys: {'run_batch-1': 'forgotten'}")
-    log = logging.getLogger("distributed.worker")
-    ran = client.run(lambda: log.error("heartbeat to the scheduler failed"))
+    ran = client.run(log_in_the_worker)
 print("done" if len(ran) == 1 else ran)
 """
 
