@@ -412,7 +412,7 @@ def test_an_address_whose_connection_is_never_taken_is_refused_within_the_deadli
 
     import distributed.core  # noqa: F401  (imported before the clock starts)
 
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
     with contextlib.ExitStack() as held:
         listener = held.enter_context(socket.socket())
         listener.bind(("127.0.0.1", 0))
@@ -426,9 +426,10 @@ def test_an_address_whose_connection_is_never_taken_is_refused_within_the_deadli
         time.sleep(0.1)
         started = time.perf_counter()
         with pytest.raises(ClusterError, match=r"^no Dask scheduler answered at tcp://127\.0\.0\.1:[0-9]+ "
-                                               r"within 0.5 s: is one running there"):
+                                               r"within 1 s: is one running there"):
             cluster._probe(f"tcp://127.0.0.1:{address[1]}")
-        assert time.perf_counter() - started < 0.9  # (twice the deadline on the old code)
+        # (twice the deadline on the old code; half a deadline spare for a loaded machine's pause)
+        assert time.perf_counter() - started < 1.5
 
 
 def test_a_cluster_error_in_the_survey_is_said_as_it_is(tmp_path: Path,
