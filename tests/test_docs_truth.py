@@ -333,7 +333,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.solver import pool as local_pool
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
-    from terrace.storage import base, line, rows, sqlite, statistics, transfer
+    from terrace.storage import base, findings, line, paths, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
     from terrace.web import endgame, endpoints, protocol, replay, replies, security, workers
@@ -373,6 +373,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
         ("api.md", "all\n  addresses together, hold at most {} places", protocol.STRANGER_CONNECTIONS),
         ("api.md", "Beyond {} open connections", endpoints.MAX_CONNECTIONS),
+        ("api.md", "one for each request the server runs at once ({})", endpoints.WRITE_THREADS),
+        ("api.md", "with `Retry-After: {}` as the solver's busy refusals have it", replies.RETRY_AFTER),
         ("api.md", "is made from {}\nrandom bytes", security.TOKEN_BYTES),
         ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
         ("api.md", "runs in {} processes of its own", pool["workers"].default),
@@ -423,6 +425,12 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "(0 to {} hours per report)", base.MAX_ACTIVE_REPORT_MS // 3_600_000),
         ("storage.md", "last report plus {} s, lent", base.REPORT_SLACK_MS // 1000),
         ("storage.md", "wait up to {} seconds (busy timeout)", sqlite.BUSY_TIMEOUT_SECONDS),
+        ("storage.md", "when the check has `sqlite.LONG_CHECK` ({}) games or more", sqlite.LONG_CHECK),
+        ("README.md", "A `terrace stats` that must check {} saved games or more", sqlite.LONG_CHECK),
+        ("storage.md", "a JSON file in `{}/` of the user data folder, one for each of the last {} databases",
+         (paths.FINDINGS_FOLDER_NAME, findings.NOTES_KEPT)),
+        ("README.md", "in `{}/` of the user data folder (the last {} databases)",
+         (paths.FINDINGS_FOLDER_NAME, findings.NOTES_KEPT)),
         ("storage.md", "written in chunks of {} (`IMPORT_CHUNK`)", sqlite.IMPORT_CHUNK),
         ("storage.md", "with a pause of {} s between them", sqlite.IMPORT_PAUSE),
         ("storage.md", "imported in transactions of {} games (an import refused,\n"
