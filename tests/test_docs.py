@@ -230,14 +230,17 @@ def _listed_keys(heading: str, after: str) -> set[str]:
 
 
 def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
-    """The answers whose keys api.md writes out whole (the recent games'
-    entries, a pressed card's why, a move's check, the line, a time report,
-    a hint: its "card" was left out)
+    """The answers whose keys api.md writes out whole (a preset of the
+    variants, a warning, the recent games' entries, a pressed card's why, a
+    move's check, the line, a time report, a hint: its "card" was left out)
     hold those keys and no others; checked by hand with curl, held here."""
     with app_client() as client:
         gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
         assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
         answers = {
+            ("GET /api/variants", "rule options:"): client.get("/api/variants").json()["variants"][0],
+            ("POST /api/games/{id}/warn", "Answers"): client.post(
+                f"/api/games/{gid}/warn", json={"move": "s"}).json(),
             ("GET /api/games?recent=N", "each"): client.get(
                 "/api/games", params={"recent": 1}).json()["games"][0],
             ("GET /api/games/{id}/why", "cannot move:"): client.get(
