@@ -217,6 +217,21 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
     keys = set(created.json()) | set(moved.json())
     missing = sorted(key for key in keys if f"`{key}`" not in text)
     assert not missing, f"docs/api.md does not name {missing}"
+    game = moved.json()
+    parts = {"state": game["state"], "counters": game["counters"], "foundations": game["foundations"][0],
+             "sources": next(iter(game["sources"].values())), "motions": game["motions"][0],
+             "choices": created.json()["choices"][0]}
+    for field, part in parts.items():
+        row = _game_json_row(text, field)
+        unnamed = sorted(key for key in part if f"`{key}`" not in row and f'"{key}"' not in row)
+        assert not unnamed, f"docs/api.md's row of the game JSON's {field} does not name {unnamed}"
+
+
+def _game_json_row(text: str, field: str) -> str:
+    """The row of api.md's table of the game JSON that describes ``field``."""
+    rows = [line for line in text.splitlines() if line.startswith(f"| `{field}` |")]
+    assert len(rows) == 1, field
+    return rows[0]
 
 
 def _listed_keys(heading: str, after: str) -> set[str]:
