@@ -326,7 +326,7 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
-    from terrace import moves
+    from terrace import game, moves
     from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
@@ -459,6 +459,10 @@ def _limits() -> list[tuple[str, str, object]]:
         ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
         ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
         ("cluster.md", "the fair player with its default {} sampled stock orders", FairSettings().samples),
+        ("research.md", "looked up by a\n{}-byte digest (blake2b)", game.POSITION_DIGEST_BYTES),
+        ("research.md", "share a digest with odds of 2^-{}", 8 * game.POSITION_DIGEST_BYTES),
+        ("research.md", "more than {} of them, and more than\n{})",
+         ("an eighth" if game.SHARE_PART == 8 else game.SHARE_PART, game._SHARE_AFTER)),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
          (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),
