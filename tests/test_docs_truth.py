@@ -350,7 +350,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
          (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
         ("README.md", "with `--jobs` 1 to {}", local_pool.MAX_WORKERS),
-        ("cluster.md", "(N from 1 to {}, and at most one per core", local_pool.MAX_WORKERS),
+        ("cluster.md", "(N from 1 to {}, read as `--jobs` reads its number", local_pool.MAX_WORKERS),
         ("cluster.md", "A survey covers at most {} deals, on a cluster too", survey.MAX_SURVEY_DEALS),
         ("api.md", "whose bytes wait {} s for the client to read them", protocol.WRITE_SECONDS),
         ("api.md", "the game's requests have {} worker threads of their own", endpoints.GAME_THREADS),
@@ -678,6 +678,8 @@ def _database_refusals_quoted() -> list[tuple[str, Any, str, str]]:
          "Ein-/Ausgabefehler)."),
         ("api.md", full, "en",
          "the move was not saved: the disk is full"),
+        ("storage.md", Reason(Refusal.SAVED_MOVES_NUMBERED, number=1), "en",
+         "its moves are not numbered 0, 1, 2 and on without a gap: move 1 is out of place"),
         ("api.md", full, "de",
          "Der Zug wurde nicht gespeichert: Die Festplatte ist voll."),
     ]
