@@ -386,6 +386,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "(1–{}, default 20)", endpoints.MAX_RECENT),
         ("api.md", "a\nrefusal repeats a move cut after {} characters", moves.MAX_MOVE_TEXT),
         ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
+        ("api.md", "moves, takes at most {} of the hint's budget",
+         "a quarter" if endpoints.SHOWN_SHARE == 0.25 else endpoints.SHOWN_SHARE),
         ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
         ("api.md", "--winnable-seconds`, 10 s by default, {} to {} s", endpoints.WINNABLE_SECONDS_RANGE),
