@@ -112,6 +112,18 @@ def test_api_md_why_section_names_every_answer_of_a_pressed_card() -> None:
     assert not missing, f"docs/api.md's why section does not name {missing}"
 
 
+def test_api_md_hint_section_names_every_reason_for_no_move_and_every_face_down_answer() -> None:
+    """The section of ``POST /api/games/{id}/hint`` names each ``why`` a
+    hint without a move gives (``hint_line.WHY_NO_MOVE``) and each
+    ``face_down`` a hint that needs no sample says (``advice.face_down``)."""
+    from terrace.solver.advice import ALIKE, KNOWN, OPEN
+    from terrace.solver.hint_line import WHY_NO_MOVE
+    text = (DOCS / "api.md").read_text()
+    section = text.split("### `POST /api/games/{id}/hint`", 1)[1].split("\n### ", 1)[0]
+    missing = [code for code in (*WHY_NO_MOVE, OPEN, KNOWN, ALIKE) if f"`{code}`" not in section]
+    assert not missing, f"docs/api.md's hint section does not name {missing}"
+
+
 def _status_rows() -> dict[int, str]:
     """The rows of docs/api.md's table of statuses, by status."""
     rows = re.findall(r"^\| (\d{3}) \| (.*) \|$", (DOCS / "api.md").read_text(), re.MULTILINE)
