@@ -320,6 +320,17 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
     ]
 
 
+def test_storage_md_names_every_call_of_the_game_store_protocol() -> None:
+    """storage.md lists what the ``GameStore`` protocol holds; it had left
+    out ``stop_waiting``, which a stopping server calls."""
+    from terrace.storage import GameStore
+    prose = _prose_and_blocks(STORAGE)[0]
+    listed = prose.split("protocol of `terrace.storage` (", 1)[1].split(") and adds", 1)[0]
+    calls = [name for name in vars(GameStore) if not name.startswith("_")]
+    missing = [name for name in calls if not re.search(rf"`{name}[`(]", listed)]
+    assert calls and not missing, f"storage.md's list of the GameStore protocol lacks {missing}"
+
+
 # -- limits -----------------------------------------------------------------------------------
 
 
