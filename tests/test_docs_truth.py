@@ -320,15 +320,20 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
     ]
 
 
-def test_storage_md_names_every_call_of_the_game_store_protocol() -> None:
-    """storage.md lists what the ``GameStore`` protocol holds; it had left
-    out ``stop_waiting``, which a stopping server calls."""
+def test_storage_md_names_every_call_of_the_game_store_protocol_and_of_sqlite_store() -> None:
+    """storage.md lists what the ``GameStore`` protocol holds, and what a
+    ``SqliteStore`` adds; it had left out ``stop_waiting``, which a stopping
+    server calls, and ``log_places``."""
     from terrace.storage import GameStore
+    from terrace.storage.sqlite import SqliteStore
     prose = _prose_and_blocks(STORAGE)[0]
-    listed = prose.split("protocol of `terrace.storage` (", 1)[1].split(") and adds", 1)[0]
+    listed, added = prose.split("protocol of `terrace.storage` (", 1)[1].split(") and adds", 1)
+    added = added.split("it is a context manager", 1)[0]
     calls = [name for name in vars(GameStore) if not name.startswith("_")]
+    more = [name for name in dir(SqliteStore) if not name.startswith("_") and name not in calls]
     missing = [name for name in calls if not re.search(rf"`{name}[`(]", listed)]
-    assert calls and not missing, f"storage.md's list of the GameStore protocol lacks {missing}"
+    missing += [name for name in more if not re.search(rf"`{name}[`(]", added)]
+    assert calls and more and not missing, f"storage.md's list of the GameStore protocol lacks {missing}"
 
 
 # -- limits -----------------------------------------------------------------------------------
