@@ -237,6 +237,21 @@ def test_the_unreadable_moves_the_notation_names_are_refused_as_unreadable() -> 
             Move.parse(text)
 
 
+def test_the_replay_json_table_names_exactly_the_keys_replay_prints() -> None:
+    """notation.md's table of ``terrace replay --json``, held to what the
+    command prints for a line with an illegal move (every key, no other)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    rows = re.findall(r"^\| (`.+?`) \|", _section(NOTATION, "## `terrace replay --json`"), re.MULTILINE)
+    listed = {key for row in rows for key in re.findall(r"`([^`]+)`", row)}
+    result = CliRunner().invoke(main, ["replay", "-n", "7", "--moves", "c1 t9t1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert listed == set(json.loads(result.output))
+
+
 def test_the_position_string_example_is_what_the_engine_writes() -> None:
     """The example of one pack, 3 reserve cards, 2 piles and 1 candidate (deal 0), after c1 s."""
     section = _section(NOTATION, "## Position strings")
