@@ -252,6 +252,23 @@ def test_the_replay_json_table_names_exactly_the_keys_replay_prints() -> None:
     assert listed == set(json.loads(result.output))
 
 
+def test_the_readme_quotes_the_refusal_of_a_deal_number_as_the_command_line_and_a_request_say_it() -> None:
+    """README: the command line refuses a deal number in a request's words,
+    which it quotes for -1; both say them."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    from web_support import app_client
+    quoted = re.search(r'in the words a request\'s is \("([^"]+)"\)',
+                       _prose_and_blocks(ROOT / "README.md")[0])
+    assert quoted, "README no longer quotes the refusal of deal -1"
+    said = CliRunner().invoke(main, ["deal", "-n", "-1"]).output
+    assert said.rstrip().endswith(quoted[1]), said
+    with app_client() as client:
+        answer = client.post("/api/games", json={"deal_number": -1})
+    assert answer.status_code == 400 and answer.json()["error"] == quoted[1]
+
+
 def test_the_position_string_example_is_what_the_engine_writes() -> None:
     """The example of one pack, 3 reserve cards, 2 piles and 1 candidate (deal 0), after c1 s."""
     section = _section(NOTATION, "## Position strings")
