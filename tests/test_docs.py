@@ -112,6 +112,18 @@ def test_api_md_why_section_names_every_answer_of_a_pressed_card() -> None:
     assert not missing, f"docs/api.md's why section does not name {missing}"
 
 
+def test_api_md_hint_section_names_every_reason_for_no_move_and_every_face_down_answer() -> None:
+    """The section of ``POST /api/games/{id}/hint`` names each ``why`` a
+    hint without a move gives (``hint_line.WHY_NO_MOVE``) and each
+    ``face_down`` a hint that needs no sample says (``advice.face_down``)."""
+    from terrace.solver.advice import ALIKE, KNOWN, OPEN
+    from terrace.solver.hint_line import WHY_NO_MOVE
+    text = (DOCS / "api.md").read_text()
+    section = text.split("### `POST /api/games/{id}/hint`", 1)[1].split("\n### ", 1)[0]
+    missing = [code for code in (*WHY_NO_MOVE, OPEN, KNOWN, ALIKE) if f"`{code}`" not in section]
+    assert not missing, f"docs/api.md's hint section does not name {missing}"
+
+
 def _status_rows() -> dict[int, str]:
     """The rows of docs/api.md's table of statuses, by status."""
     rows = re.findall(r"^\| (\d{3}) \| (.*) \|$", (DOCS / "api.md").read_text(), re.MULTILINE)
@@ -217,6 +229,21 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
     keys = set(created.json()) | set(moved.json())
     missing = sorted(key for key in keys if f"`{key}`" not in text)
     assert not missing, f"docs/api.md does not name {missing}"
+    game = moved.json()
+    parts = {"state": game["state"], "counters": game["counters"], "foundations": game["foundations"][0],
+             "sources": next(iter(game["sources"].values())), "motions": game["motions"][0],
+             "choices": created.json()["choices"][0]}
+    for field, part in parts.items():
+        row = _game_json_row(text, field)
+        unnamed = sorted(key for key in part if f"`{key}`" not in row and f'"{key}"' not in row)
+        assert not unnamed, f"docs/api.md's row of the game JSON's {field} does not name {unnamed}"
+
+
+def _game_json_row(text: str, field: str) -> str:
+    """The row of api.md's table of the game JSON that describes ``field``."""
+    rows = [line for line in text.splitlines() if line.startswith(f"| `{field}` |")]
+    assert len(rows) == 1, field
+    return rows[0]
 
 
 def _listed_keys(heading: str, after: str) -> set[str]:
@@ -230,14 +257,17 @@ def _listed_keys(heading: str, after: str) -> set[str]:
 
 
 def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
-    """The answers whose keys api.md writes out whole (the recent games'
-    entries, a pressed card's why, a move's check, the line, a time report,
-    a hint: its "card" was left out)
+    """The answers whose keys api.md writes out whole (a preset of the
+    variants, a warning, the recent games' entries, a pressed card's why, a
+    move's check, the line, a time report, a hint: its "card" was left out)
     hold those keys and no others; checked by hand with curl, held here."""
     with app_client() as client:
         gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
         assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
         answers = {
+            ("GET /api/variants", "rule options:"): client.get("/api/variants").json()["variants"][0],
+            ("POST /api/games/{id}/warn", "Answers"): client.post(
+                f"/api/games/{gid}/warn", json={"move": "s"}).json(),
             ("GET /api/games?recent=N", "each"): client.get(
                 "/api/games", params={"recent": 1}).json()["games"][0],
             ("GET /api/games/{id}/why", "cannot move:"): client.get(

@@ -237,6 +237,38 @@ def test_the_unreadable_moves_the_notation_names_are_refused_as_unreadable() -> 
             Move.parse(text)
 
 
+def test_the_replay_json_table_names_exactly_the_keys_replay_prints() -> None:
+    """notation.md's table of ``terrace replay --json``, held to what the
+    command prints for a line with an illegal move (every key, no other)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    rows = re.findall(r"^\| (`.+?`) \|", _section(NOTATION, "## `terrace replay --json`"), re.MULTILINE)
+    listed = {key for row in rows for key in re.findall(r"`([^`]+)`", row)}
+    result = CliRunner().invoke(main, ["replay", "-n", "7", "--moves", "c1 t9t1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert listed == set(json.loads(result.output))
+
+
+def test_the_readme_quotes_the_refusal_of_a_deal_number_as_the_command_line_and_a_request_say_it() -> None:
+    """README: the command line refuses a deal number in a request's words,
+    which it quotes for -1; both say them."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    from web_support import app_client
+    quoted = re.search(r'in the words a request\'s is \("([^"]+)"\)',
+                       _prose_and_blocks(ROOT / "README.md")[0])
+    assert quoted, "README no longer quotes the refusal of deal -1"
+    said = CliRunner().invoke(main, ["deal", "-n", "-1"]).output
+    assert said.rstrip().endswith(quoted[1]), said
+    with app_client() as client:
+        answer = client.post("/api/games", json={"deal_number": -1})
+    assert answer.status_code == 400 and answer.json()["error"] == quoted[1]
+
+
 def test_the_position_string_example_is_what_the_engine_writes() -> None:
     """The example of one pack, 3 reserve cards, 2 piles and 1 candidate (deal 0), after c1 s."""
     section = _section(NOTATION, "## Position strings")
@@ -320,20 +352,36 @@ def test_the_migrations_are_listed_by_number_and_name() -> None:
     ]
 
 
+def test_storage_md_names_every_call_of_the_game_store_protocol_and_of_sqlite_store() -> None:
+    """storage.md lists what the ``GameStore`` protocol holds, and what a
+    ``SqliteStore`` adds; it had left out ``stop_waiting``, which a stopping
+    server calls, and ``log_places``."""
+    from terrace.storage import GameStore
+    from terrace.storage.sqlite import SqliteStore
+    prose = _prose_and_blocks(STORAGE)[0]
+    listed, added = prose.split("protocol of `terrace.storage` (", 1)[1].split(") and adds", 1)
+    added = added.split("it is a context manager", 1)[0]
+    calls = [name for name in vars(GameStore) if not name.startswith("_")]
+    more = [name for name in dir(SqliteStore) if not name.startswith("_") and name not in calls]
+    missing = [name for name in calls if not re.search(rf"`{name}[`(]", listed)]
+    missing += [name for name in more if not re.search(rf"`{name}[`(]", added)]
+    assert calls and more and not missing, f"storage.md's list of the GameStore protocol lacks {missing}"
+
+
 # -- limits -----------------------------------------------------------------------------------
 
 
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
-    from terrace import moves
+    from terrace import game, moves
     from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
     from terrace.solver import pool as local_pool
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
-    from terrace.storage import base, line, rows, sqlite, statistics, transfer
+    from terrace.storage import base, findings, line, paths, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
     from terrace.web import endgame, endpoints, protocol, replay, replies, security, workers
@@ -350,7 +398,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
          (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
         ("README.md", "with `--jobs` 1 to {}", local_pool.MAX_WORKERS),
-        ("cluster.md", "(N from 1 to {}, and at most one per core", local_pool.MAX_WORKERS),
+        ("cluster.md", "(N from 1 to {}, read as `--jobs` reads its number", local_pool.MAX_WORKERS),
         ("cluster.md", "A survey covers at most {} deals, on a cluster too", survey.MAX_SURVEY_DEALS),
         ("api.md", "whose bytes wait {} s for the client to read them", protocol.WRITE_SECONDS),
         ("api.md", "the game's requests have {} worker threads of their own", endpoints.GAME_THREADS),
@@ -365,6 +413,10 @@ def _limits() -> list[tuple[str, str, object]]:
          (survey.BATCH_SECONDS, survey.BATCH_DEALS)),
         ("winnability.md", "holds more than {} GB\nafter a deal (`pool.WORKER_MEMORY_KB`",
          local_pool.WORKER_MEMORY_KB // 2**20),
+        ("winnability.md", "at its next look at its workers (at most\n{} a second)",
+         "half" if local_pool.WATCH_SECONDS == 0.5 else local_pool.WATCH_SECONDS),
+        ("winnability.md", "twice the budget per deal and {} more of\nwaiting",
+         "a minute" if local_pool.STALL_SLACK == 60 else local_pool.STALL_SLACK),
         ("api.md", "a body is at most {} KiB", security.MAX_BODY // 1024),
         ("api.md", "must arrive within {} s", replies.BODY_SECONDS),
         ("api.md", "the body did not arrive within {} s", replies.BODY_SECONDS),
@@ -373,6 +425,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
         ("api.md", "all\n  addresses together, hold at most {} places", protocol.STRANGER_CONNECTIONS),
         ("api.md", "Beyond {} open connections", endpoints.MAX_CONNECTIONS),
+        ("api.md", "one for each request the server runs at once ({})", endpoints.WRITE_THREADS),
+        ("api.md", "with `Retry-After: {}` as the solver's busy refusals have it", replies.RETRY_AFTER),
         ("api.md", "is made from {}\nrandom bytes", security.TOKEN_BYTES),
         ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
         ("api.md", "runs in {} processes of its own", pool["workers"].default),
@@ -380,12 +434,15 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "(1–{}, default 20)", endpoints.MAX_RECENT),
         ("api.md", "a\nrefusal repeats a move cut after {} characters", moves.MAX_MOVE_TEXT),
         ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
+        ("api.md", "moves, takes at most {} of the hint's budget",
+         "a quarter" if endpoints.SHOWN_SHARE == 0.25 else endpoints.SHOWN_SHARE),
         ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
         ("api.md", "--winnable-seconds`, 10 s by default, {} to {} s", endpoints.WINNABLE_SECONDS_RANGE),
         ("api.md", "--hint-seconds`, 2 s by default, {} to {} s", endpoints.HINT_SECONDS_RANGE),
         ("api.md", "within the budget, the first {} moves always", lines.REPLAY_CHECK),
-        ("api.md", "plus {} s, at most six hours", base.REPORT_SLACK_MS / 1000),
+        ("api.md", "plus {} s, at most {} hours",
+         (base.REPORT_SLACK_MS / 1000, base.MAX_ACTIVE_REPORT_MS // 3_600_000)),
         ("api.md", "for the {} games used last", endpoints.MAX_KEPT_LINES),
         ("api.md", "of the {} games hinted last, and {} moves in all",
          (endpoints.MAX_KEPT_LINES, endpoints.KEPT_MOVES)),
@@ -423,6 +480,12 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "(0 to {} hours per report)", base.MAX_ACTIVE_REPORT_MS // 3_600_000),
         ("storage.md", "last report plus {} s, lent", base.REPORT_SLACK_MS // 1000),
         ("storage.md", "wait up to {} seconds (busy timeout)", sqlite.BUSY_TIMEOUT_SECONDS),
+        ("storage.md", "when the check has `sqlite.LONG_CHECK` ({}) games or more", sqlite.LONG_CHECK),
+        ("README.md", "A `terrace stats` that must check {} saved games or more", sqlite.LONG_CHECK),
+        ("storage.md", "a JSON file in `{}/` of the user data folder, one for each of the last {} databases",
+         (paths.FINDINGS_FOLDER_NAME, findings.NOTES_KEPT)),
+        ("README.md", "in `{}/` of the user data folder (the last {} databases)",
+         (paths.FINDINGS_FOLDER_NAME, findings.NOTES_KEPT)),
         ("storage.md", "written in chunks of {} (`IMPORT_CHUNK`)", sqlite.IMPORT_CHUNK),
         ("storage.md", "with a pause of {} s between them", sqlite.IMPORT_PAUSE),
         ("storage.md", "imported in transactions of {} games (an import refused,\n"
@@ -447,6 +510,10 @@ def _limits() -> list[tuple[str, str, object]]:
         ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
         ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
         ("cluster.md", "the fair player with its default {} sampled stock orders", FairSettings().samples),
+        ("research.md", "looked up by a\n{}-byte digest (blake2b)", game.POSITION_DIGEST_BYTES),
+        ("research.md", "share a digest with odds of 2^-{}", 8 * game.POSITION_DIGEST_BYTES),
+        ("research.md", "more than {} of them, and more than\n{})",
+         ("an eighth" if game.SHARE_PART == 8 else game.SHARE_PART, game._SHARE_AFTER)),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
          (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),
@@ -662,6 +729,8 @@ def _database_refusals_quoted() -> list[tuple[str, Any, str, str]]:
          "Ein-/Ausgabefehler)."),
         ("api.md", full, "en",
          "the move was not saved: the disk is full"),
+        ("storage.md", Reason(Refusal.SAVED_MOVES_NUMBERED, number=1), "en",
+         "its moves are not numbered 0, 1, 2 and on without a gap: move 1 is out of place"),
         ("api.md", full, "de",
          "Der Zug wurde nicht gespeichert: Die Festplatte ist voll."),
     ]

@@ -58,6 +58,15 @@ _SHARE_AFTER: Final = 64
 """How many counts of its own a :class:`_Reached` keeps, at least, before
 it shares them with its copies."""
 
+SHARE_PART: Final = 8
+"""A :class:`_Reached` shares its own counts with its copies once they are
+more than this part of the shared ones (8: an eighth), and more than
+:data:`_SHARE_AFTER`."""
+
+POSITION_DIGEST_BYTES: Final = 16
+"""The size of the digest a state keeps for each position reached
+(:func:`_digest`): two positions share one with odds of 2**-128."""
+
 PICKLE_FORMAT: Final = 1
 """The version of the way a state pickles (:meth:`State.__reduce__`)."""
 
@@ -118,7 +127,7 @@ def _digest(pieces: list[bytes]) -> bytes:
     card is below 52), so two positions of one rules give one text only
     when they are the same, and two texts one digest with odds of 2**-128
     (:func:`hashlib.blake2b`)."""
-    return blake2b(_PLACE_GAP.join(pieces), digest_size=16).digest()
+    return blake2b(_PLACE_GAP.join(pieces), digest_size=POSITION_DIGEST_BYTES).digest()
 
 
 def _line_key(board: Board) -> bytes:
@@ -177,7 +186,7 @@ class _Reached:
         """An independent copy, sharing what both keep unchanged: once the
         counts of its own are many, they join the shared ones (in a dict
         made anew), so a copy copies at most an eighth of them."""
-        if len(self._own) > max(_SHARE_AFTER, len(self._shared) // 8):
+        if len(self._own) > max(_SHARE_AFTER, len(self._shared) // SHARE_PART):
             self._own, self._shared = {}, self._merged()
         return _Reached(dict(self._own), self._shared)
 
