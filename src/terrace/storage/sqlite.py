@@ -345,18 +345,25 @@ class _Tally:
         self.summaries.clear()
         self.generation += 1
 
-    def summary(self, zone: tzinfo | None) -> dict[str, Any]:
+    def summary(self, zone: tzinfo | None, going_on: Callable[[], None]) -> dict[str, Any]:
         """The statistics of the games found, the chart's days in ``zone``:
         the games changed since the last are counted again, the others
-        as they were."""
-        if self._running is None:
-            self._running = Running({r: f for r, f in self.found.items() if isinstance(f, GameFacts)},
-                                    zones_kept=SUMMARIES_KEPT)
-        else:
-            self._running.update({r: f if isinstance(f := self.found.get(r), GameFacts) else None
-                                  for r in self._changed_rows})
-        self._changed_rows.clear()
-        return self._running.summary(zone, self.damaged, self.newer)
+        as they were. A count of every game calls ``going_on`` as it goes
+        (:class:`~terrace.storage.running.Running`); stopped by it, what
+        it had counted is dropped, and the next summary counts anew."""
+        try:
+            if self._running is None:
+                self._running = Running({r: f for r, f in self.found.items() if isinstance(f, GameFacts)},
+                                        zones_kept=SUMMARIES_KEPT, going_on=going_on)
+            else:
+                self._running.going_on = going_on
+                self._running.update({r: f if isinstance(f := self.found.get(r), GameFacts) else None
+                                      for r in self._changed_rows})
+            self._changed_rows.clear()
+            return self._running.summary(zone, self.damaged, self.newer)
+        except BaseException:
+            self._running = None
+            raise
 
     @property
     def damaged(self) -> int:
@@ -2168,7 +2175,7 @@ class SqliteStore:
             kept = tally.summaries.get(zone)
             if kept is None:
                 self._going_on()
-                kept = tally.summary(zone)
+                kept = tally.summary(zone, self._going_on)
                 while len(tally.summaries) >= SUMMARIES_KEPT:  # (the oldest zone asked for goes)
                     del tally.summaries[next(iter(tally.summaries))]
                 tally.summaries[zone] = kept
