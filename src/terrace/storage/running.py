@@ -27,13 +27,16 @@ import itertools
 import math
 import operator
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Any
 
 from terrace.storage.statistics import RESULTS, GameFacts, local_day, log_clock, stats_block
 
+GOING_ON_EVERY = 4096
+"""Games (or results) a sum of every game counts between two calls of
+its ``going_on``: a server stopping stops it there."""
 CHECKPOINT_EVERY = 512
 """Results between two kept states of the streaks: a change counts the
 streaks again from the kept state before its place."""
@@ -98,22 +101,30 @@ class _Markers:
 class Running:
     """The statistics of the games of ``games`` (by rowid), kept up to date
     by :meth:`update` and read by :meth:`summary`, with the chart's days of
-    the last ``zones_kept`` time zones asked for."""
+    the last ``zones_kept`` time zones asked for. A count of every game
+    calls ``going_on`` every :data:`GOING_ON_EVERY` games, which may raise
+    to stop it (the server is stopping); the object is then to be dropped."""
 
-    def __init__(self, games: Mapping[int, GameFacts], *, zones_kept: int = 4) -> None:
+    def __init__(self, games: Mapping[int, GameFacts], *, zones_kept: int = 4,
+                 going_on: Callable[[], None] = lambda: None) -> None:
         self._zones_kept = zones_kept
+        self.going_on = going_on
         self._zones: dict[tzinfo | None, dict[str | None, dict[str, dict[str, Any]]]] = {}
         self._build(dict(games))
 
     def _build(self, games: dict[int, GameFacts]) -> None:
         self.games = games
+        self.going_on()
         self.groups: Counter[str] = Counter(g.variant for g in games.values())
         self._here = sorted(g.created_at for g in games.values() if _opened_here(g))
         self._elsewhere = sorted(g.created_at for g in games.values() if g.imported)
+        self.going_on()
         self._seqs = sorted(g.opened_seq for g in games.values()
                             if _opened_here(g) and g.opened_seq is not None)
         self._unseq = sum(1 for g in games.values() if _opened_here(g) and g.opened_seq is None)
+        self.going_on()
         self._points = sorted(p for g in games.values() for p in g.log_points())
+        self.going_on()
         self._clock = log_clock(self._points)
         self._markers = self._measure()
         self._results: dict[int, str] = {}
@@ -121,8 +132,11 @@ class Running:
         self._order: list[tuple[Key, int]] = []
         self._sums: dict[str | None, _Sums] = {None: _Sums()}
         self._unfinished: set[int] = set()
-        for rowid, g in games.items():
+        for n, (rowid, g) in enumerate(games.items()):
+            if n % GOING_ON_EVERY == 0:
+                self.going_on()
             self._enter(rowid, g, ordered=False)
+        self.going_on()
         self._order.sort()
         self._checkpoints: list[_Streaks] = []
         self._streaks: _Streaks = {}
@@ -327,6 +341,8 @@ class Running:
         start = at * CHECKPOINT_EVERY
         results, games, order = self._results, self.games, self._order
         for n in range(start, len(order)):
+            if (n - start) % GOING_ON_EVERY == 0:
+                self.going_on()
             if n % CHECKPOINT_EVERY == 0 and n > start:
                 self._checkpoints.append({k: list(v) for k, v in state.items()})
             rowid = order[n][1]
@@ -345,7 +361,9 @@ class Running:
 
     def _days(self, zone: tzinfo | None) -> dict[str | None, dict[str, dict[str, Any]]]:
         days: dict[str | None, dict[str, dict[str, Any]]] = {}
-        for rowid in self._keys:
+        for n, rowid in enumerate(self._keys):
+            if n % GOING_ON_EVERY == 0:
+                self.going_on()
             _day(days, self.games[rowid], self._results[rowid], zone, 1)
         return days
 
