@@ -5,7 +5,7 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast } from "./state.js";
+import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast, touchFirst } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -352,10 +352,6 @@ function playPrompt(game) {
   const key = !game.draw ? "prompt.playNoStock" : game.state.stock ? "prompt.play" : "prompt.playRedeal";
   if (touchFirst()) return t(`${key}.touch`, { tap: t(`prompt.tap.${app.settings.click}`) });
   return t(key, { click: t(`prompt.click.${app.settings.click}`) });
-}
-
-function touchFirst() {
-  return window.matchMedia("(pointer: coarse)").matches;
 }
 
 // The prompt: `text`, or what to do now. The prompt is no live region: a
