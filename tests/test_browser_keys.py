@@ -1024,8 +1024,9 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     api: Api, open_game: Any
 ) -> None:
     """F did nothing, and said nothing, unless a card was selected. While
-    the base card is chosen it says the engine's reason (the page said it
-    in words of its own, naming no key to choose with); after a key whose
+    the base card is chosen it says the engine's reason in the page's words
+    (once its own, naming no key to choose with; then the engine's, naming
+    the command line's c1 to c3), with the keys; after a key whose
     card could not be picked up (R on a terrace card with nowhere to go),
     the engine's reason why that card cannot go home, where it said to
     select a card first, as the player just had."""
@@ -1034,7 +1035,8 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     page.locator("[data-pile='t8']").focus()
     page.keyboard.press("f")  # (the base card is still to be chosen)
     why = page.locator("#why")
-    until(lambda: why.is_visible() and why.inner_text() == refusal_said(board, "t8f"))
+    choose = "Choose the base card first: click one of the 3 candidates or press 1–3."
+    until(lambda: why.is_visible() and why.inner_text() == choose)
     page.keyboard.press("2")
     moves_seen(page, 1)
     board.push_text("c2")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import STATS, Api
+from browser_support import STATS, Api, top
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -29,6 +29,25 @@ def test_pile_labels_count_once_and_in_the_singular(api: Api, open_game: Any) ->
     page.locator("#lang").select_option("de")
     waste = page.locator("[data-pile='waste']").get_attribute("aria-label")
     assert waste.startswith("Abwurfstapel, 1 Karte, ")
+
+
+def test_a_card_pressed_before_the_choice_says_what_to_click(api: Api, open_game: Any) -> None:
+    """The page said the engine's words for the command line, "choose a
+    base card first (c1 to c3)", to a player who clicks a candidate or
+    presses its key (English and German); the API's JSON keeps them."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    why = page.locator("#why:not([hidden])")
+    for language, words in [
+        ("en", "Choose the base card first: click one of the 3 candidates or press 1–3."),
+        ("de", "Wähle zuerst die Basiskarte: Klicke eine der 3 Karten an oder drücke 1–3."),
+    ]:
+        page.locator("#lang").select_option(language)
+        top(page, "reserve").click()
+        why.wait_for()
+        assert why.inner_text() == words
+    reason = api.client.get(f"/api/games/{game['id']}/why", params={"pile": "reserve"}).json()["reason"]
+    assert reason == "choose a base card first (c1 to c3)"
 
 
 @pytest.mark.parametrize(("locale", "one", "leave"),

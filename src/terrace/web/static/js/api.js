@@ -5,6 +5,8 @@
 // proxy's error page), or sent a game the page cannot draw.
 
 import { getLanguage, t } from "./i18n.js";
+import { choiceKeys } from "./render.js";
+import { app, touchFirst } from "./state.js";
 
 // The refusals of a request the server could not read (its head too
 // large, not HTTP): made before the request's language was known, so the
@@ -22,6 +24,26 @@ function failure(status, data) {
   if (object && typeof data.error === "string" && data.error) return data.error;
   if (status === 400 || status === 431) return t("error.refused", { status });
   return t("error.server", { status });
+}
+
+// The engine's refusals whose words name the command line's moves ("choose
+// a base card first (c1 to c3)"): the page's player clicks, taps or presses
+// a key, and the page says them in its words for that (i18n.js:
+// "refusal." and the code), from the game it shows. The API's JSON and
+// the command line keep the engine's words.
+const PAGE_WORDS = {
+  "choose-first": (game) => {
+    const n = game ? game.choices.length : 0;
+    return t(touchFirst() ? "refusal.choose-first.touch" : "refusal.choose-first", { n, keys: choiceKeys(n) });
+  },
+};
+
+// `data` (an answer's JSON) with its refusal's words, in `field`, the
+// page's own when it has them.
+function reworded(data, field) {
+  const object = Boolean(data) && typeof data === "object";
+  if (!object || !Object.hasOwn(PAGE_WORDS, data.code) || typeof data[field] !== "string") return data;
+  return { ...data, [field]: PAGE_WORDS[data.code](app.game) };
 }
 
 // True for a refusal the app itself made (JSON with its refusal code), as
@@ -80,8 +102,8 @@ async function call(method, path, body, extra = {}) {
       return failed(response.status, response.ok ? { error: t("error.badAnswer") } : null);
     }
   }
-  if (!response.ok) return failed(response.status, data);
-  return { ok: true, status: response.status, data };
+  if (!response.ok) return failed(response.status, reworded(data, "error"));
+  return { ok: true, status: response.status, data: reworded(data, "reason") };
 }
 
 // A game the page can draw (see game_json in web/view.py); anything else

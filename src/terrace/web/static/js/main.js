@@ -5,7 +5,7 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast } from "./state.js";
+import { app, backStep, hideKeptToast, hideToast, keepHref, moving, say, showLook, toast, touchFirst } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -352,10 +352,6 @@ function playPrompt(game) {
   const key = !game.draw ? "prompt.playNoStock" : game.state.stock ? "prompt.play" : "prompt.playRedeal";
   if (touchFirst()) return t(`${key}.touch`, { tap: t(`prompt.tap.${app.settings.click}`) });
   return t(key, { click: t(`prompt.click.${app.settings.click}`) });
-}
-
-function touchFirst() {
-  return window.matchMedia("(pointer: coarse)").matches;
 }
 
 // The prompt: `text`, or what to do now. The prompt is no live region: a
@@ -1065,10 +1061,7 @@ function clickBoard(target, clicks) {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") {
-    if (lastPointer === "touch" && stockTap.drawn) return;  // (drawn when the finger lifted)
-    return clickStock(clicks, lastPointer === "touch");
-  }
+  if (name === "stock") return clickStock(clicks, lastPointer === "touch");
   const clicked = clicks || 1;
   const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
   const game = app.game;
@@ -1120,26 +1113,67 @@ board.addEventListener("pointerdown", (event) => {
   pressed = event.pointerType !== "touch" && pile
     ? { pile, target: event.target, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
-// A tap on the stock just after a card was flicked to its place (let go
-// while the finger still moved) got no click from Chrome, which takes such
-// a tap for one that stops the flick's scrolling (a fling, though the card
-// scrolls nothing) and swallows it: a player drawing at once after a drop
-// lost the draw (3 taps of 3 within 0.1 s of the drop; none after a finger
-// held still before lifting, nor 0.5 s later). A finger lifted from the
-// stock where it was put down draws; the click that may follow draws no
-// second card. {x, y, id} of a finger put on the stock; drawn: it drew.
-const stockTap = { x: 0, y: 0, id: null, drawn: false };
+// A tap just after a card was flicked to its place (let go while the
+// finger still moved) got no click from Chrome, which takes such a tap for
+// one that stops the flick's scrolling (a fling, though the card scrolls
+// nothing) and swallows it: the stock drew nothing, a card was not picked
+// up, a card in hand was not put down (3 taps of 3 within 0.1 s of the
+// drop; none after a finger held still before lifting, nor 0.5 s later).
+// A finger lifted where it was put down, within LOST_TAP_AFTER ms of a
+// drop and with nothing scrolled since, is a tap: when its click has not
+// come LOST_TAP_WAIT ms later (it comes within a few ms), the tap clicks
+// where the finger was lifted, and its own click, if it comes later
+// still, does nothing. (A tap that stops a real scroll stays the
+// browser's.)
+const LOST_TAP_AFTER = 1000;
+const LOST_TAP_WAIT = 150;
+let droppedAt = -Infinity;  // (performance.now() when a drag ended)
+let tapDown = null;  // {id, x, y} of a finger put on the board soon after a drop
+let tapUp = null;  // {id, x, y, timer, clicked} of that finger lifted where it was put
+function endDrag() {
+  dragging = false;
+  droppedAt = performance.now();
+}
+document.addEventListener("scroll", () => { droppedAt = -Infinity; }, true);
 board.addEventListener("pointerdown", (event) => {
-  const onStock = event.pointerType === "touch" && event.target.closest("[data-pile='stock']");
-  Object.assign(stockTap, { x: event.clientX, y: event.clientY, id: onStock ? event.pointerId : null, drawn: false });
+  const soon = event.pointerType === "touch" && performance.now() - droppedAt < LOST_TAP_AFTER;
+  tapDown = soon ? { id: event.pointerId, x: event.clientX, y: event.clientY } : null;
 });
 board.addEventListener("pointerup", (event) => {
-  if (event.pointerId !== stockTap.id) return;
-  stockTap.id = null;
-  if (Math.hypot(event.clientX - stockTap.x, event.clientY - stockTap.y) >= DRAG_THRESHOLD) return;
-  stockTap.drawn = true;
-  clickStock(1, true);
+  const down = tapDown;
+  tapDown = null;
+  if (!down || event.pointerId !== down.id) return;
+  if (Math.hypot(event.clientX - down.x, event.clientY - down.y) >= DRAG_THRESHOLD) return;
+  clickLostTap();
+  const tap = { id: down.id, x: event.clientX, y: event.clientY, timer: 0, clicked: false };
+  tap.timer = setTimeout(() => { if (tapUp === tap) clickLostTap(); }, LOST_TAP_WAIT);
+  tapUp = tap;
 });
+// (On the window, before anything may stop it: every click the browser sends.)
+window.addEventListener("click", (event) => {
+  const tap = tapUp;
+  if (!tap) return;
+  if (event.pointerId !== tap.id) {
+    clickLostTap();  // (a tap before this click acts first)
+    tapUp = null;
+    return;
+  }
+  tapUp = null;
+  clearTimeout(tap.timer);
+  if (!tap.clicked) return;
+  event.stopPropagation();  // (the tap clicked already)
+  event.preventDefault();
+}, true);
+// The tap whose click did not come clicks where the finger was lifted.
+function clickLostTap() {
+  const tap = tapUp;
+  if (!tap || tap.clicked) return;
+  tap.clicked = true;
+  clearTimeout(tap.timer);
+  lastPointer = "touch";
+  const under = document.elementFromPoint(tap.x, tap.y);
+  if (under && board.contains(under)) clickBoard(under, 1);
+}
 board.addEventListener("mouseup", (event) => {
   const press = pressed;
   pressed = null;
@@ -1166,7 +1200,7 @@ const drags = attachDrag(board, {
     markTargets(source);
   },
   onDrop(source, target, ghost, card) {
-    dragging = false;
+    endDrag();
     clearMarks("target");
     // A board drawn again during the drag may have another card there.
     if (!target || target === source || app.game !== dragged) {
@@ -1176,7 +1210,7 @@ const drags = attachDrag(board, {
     moveTo(source, target, ghost, card);
   },
   onCancel(source, ghost, card) {
-    dragging = false;
+    endDrag();
     clearMarks("target");
     snapBack(ghost, card, moving());
   },

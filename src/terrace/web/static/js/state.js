@@ -3,6 +3,12 @@
 
 import { sentence, spoken } from "./i18n.js";
 
+// True on a screen used by touch first (a phone, a tablet): the page's
+// words say "tap" there, not "click".
+export function touchFirst() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 // A stored setting, if it is one of `allowed`; else (nothing stored, a value
 // from an older page or garbage, no storage at all) the first of them, the
 // default.
