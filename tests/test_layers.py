@@ -42,18 +42,21 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+def _reached(graph: dict[str, set[str]], module: str) -> set[str]:
+    """The modules ``module`` imports through any chain of imports."""
+    seen: set[str] = set()
+    todo = list(graph[module])
+    while todo:
+        target = todo.pop()
+        if target not in seen:
+            seen.add(target)
+            todo.extend(graph[target])
+    return seen
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The groups of two or more modules each reachable from the others."""
-    reach = {name: set() for name in graph}
-    for name in graph:
-        seen: set[str] = set()
-        todo = list(graph[name])
-        while todo:
-            target = todo.pop()
-            if target not in seen:
-                seen.add(target)
-                todo.extend(graph[target])
-        reach[name] = seen
+    reach = {name: _reached(graph, name) for name in graph}
     groups = {frozenset({name} | {other for other in reach[name] if name in reach[other]}) for name in graph}
     return sorted(sorted(group) for group in groups if len(group) > 1)
 
@@ -87,17 +90,6 @@ def _layer(module: str) -> str:
     if len(parts) > 2 or module in (*FRONT_ENDS, "terrace.solver", "terrace.storage", "terrace.__main__"):
         return ".".join(parts[:2])
     return "engine"
-
-
-def _reached(graph: dict[str, set[str]], module: str) -> set[str]:
-    seen: set[str] = set()
-    todo = list(graph[module])
-    while todo:
-        target = todo.pop()
-        if target not in seen:
-            seen.add(target)
-            todo.extend(graph[target])
-    return seen
 
 
 ALLOWED = {
