@@ -145,36 +145,6 @@ def test_a_file_left_sound_is_not_checked_again_until_it_changes(
         sqlite3.connect(db).close()  # (folds the log, as the next server would)
 
 
-def test_a_file_a_reader_found_sound_is_not_checked_again_until_it_changes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A file no store that may write closed (last written by an older
-    Terrace, or by the sqlite3 shell) was checked whole at every ``terrace
-    stats``: 1.3 s of CPU at 20,000 games. A reader that found it sound,
-    nothing writing it, notes it so; a change since, or a log beside it,
-    has it checked again."""
-    db = tmp_path / "games.sqlite"
-    with open_store(db) as store:
-        start(store, golden("terrace-lost"))
-    held_note_path().unlink()  # (as an older Terrace left it: nothing noted)
-    ran = _checks(monkeypatch)
-    open_store(db, read_only=True).close()
-    open_store(db, read_only=True).close()
-    open_store(db).close()
-    assert len(ran) == 1
-    os.utime(db, ns=(time.time_ns(), time.time_ns() + 10**9))  # (written to by another program)
-    open_store(db, read_only=True).close()
-    assert len(ran) == 2
-    writer = sqlite3.connect(db)
-    writer.execute("UPDATE games SET hints = hints + 1")
-    writer.commit()  # (its log beside the file, open: read, never noted)
-    try:
-        open_store(db, read_only=True).close()
-        open_store(db, read_only=True).close()
-        assert len(ran) == 4
-    finally:
-        writer.close()
-
-
 def test_opening_evaluates_no_check_constraint_and_they_hold_after(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The check at opening evaluated every row's CHECK constraints, six

@@ -198,17 +198,16 @@ def _held(entry: Any) -> Held | None:
 
 
 def note_held(file: Path, games: int | None, note: Path | None = None, sealed: bool = False,
-              holder: int | None = None, seen: os.stat_result | None = None) -> None:
+              holder: int | None = None) -> None:
     """Note that ``file`` held ``games`` games as it was closed (None: it
     was emptied while open; 0 forgets it, nothing of it can be lost, unless
     ``sealed``: the solver's verdict cache is noted so), and, when
     ``sealed``, that it was left sound as it is now (its size and time of
     change); ``holder``: the process that found it sound as it opened it
-    and holds it open (see :func:`held_sound_by`); ``seen``: the file's
-    state when it was found sound (default: now)."""
+    and holds it open (see :func:`held_sound_by`)."""
     note = held_note_path() if note is None else note
     try:
-        info = file.stat() if seen is None else seen
+        info = file.stat()
     except OSError:
         return
     notes = read_note(note)

@@ -295,11 +295,6 @@ class _Told:
             self.progress(number, self.total)
 
 
-def _file_state(info: os.stat_result) -> tuple[int, int, int, int]:
-    """A file's device, inode, size and time of change."""
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
-
-
 def _trigger_name(sql: str) -> str:
     """The name of the trigger ``sql`` makes."""
     return sql.split(" IF NOT EXISTS ")[1].split()[0]
@@ -1131,9 +1126,6 @@ class SqliteStore:
         """True once another program was found to have emptied the file (cut
         it to 0 bytes) while open: said so, and noted as it closes
         (:mod:`terrace.storage.held`)."""
-        self._checked_as: os.stat_result | None = None
-        """The file's state as its check began (a store opened only to read
-        a file no writer is at: :meth:`_unwritten_state`)."""
         self._sealed = False
         """True when the file was found as a store left it sound when it
         closed it (:func:`~terrace.storage.held.sealed_since`): the
@@ -1187,7 +1179,6 @@ class SqliteStore:
         a write checks them first (see :meth:`_check_same_file`)."""
         self._opened = file_identity(self._file) if self._file is not None else None
         """The device and inode of the file SQLite opened."""
-        self._seal_read_only()
         if not read_only and self._file is not None:
             self._take_stamp(self._data_version_now())
             if self._stamp_folds is None:
@@ -1535,7 +1526,6 @@ class SqliteStore:
         self._found_sound = self._sealed
         if self._sealed:
             return
-        self._checked_as = self._unwritten_state()
         conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
             found = [str(p) for (p,) in conn.execute(f"PRAGMA quick_check({CHECKED_PROBLEMS})")]
@@ -1548,37 +1538,6 @@ class SqliteStore:
         if found != ["ok"]:
             log.warning("%s: some rows break the database's constraints (%s); a game with such "
                         "a row is treated as damaged", self._name, "; ".join(sorted(set(found))))
-
-    def _unwritten_state(self) -> os.stat_result | None:
-        """The file's state before its check, for a store opened only to
-        read a file with no log or journal beside it (no writer at work):
-        see :meth:`_seal_read_only`."""
-        if not self.read_only or self._file is None or self._side_before:
-            return None
-        try:
-            return self._file.stat()
-        except OSError:
-            return None
-
-    def _seal_read_only(self) -> None:
-        """Note a file a store opened only to read found sound, as a store
-        that may write notes it as it closes it (:mod:`terrace.storage.held`),
-        when nothing wrote to it since its check began (its state then, and
-        still no log or journal beside it): the next opening, ``terrace
-        stats`` again, skips the check of the whole file (1.3 s of CPU at
-        20,000 games, 510 MB, at every run)."""
-        before = self._checked_as
-        if before is None or not self._found_sound or self._file is None:
-            return
-        try:
-            now = self._file.stat()
-            games = _game_count(self._conn)
-        except (OSError, sqlite3.Error):
-            return
-        if (any(nonempty(Path(f"{self._file}{side}")) for side in ("-wal", "-journal"))
-                or _file_state(now) != _file_state(before) or not games):
-            return
-        note_held(self._file, games, sealed=True, seen=before)
 
     def _prepare_read_only(self, version: int, migrate_to: int) -> None:
         """Read the file as it stands; an older schema is upgraded in a copy
