@@ -43,8 +43,10 @@ log = logging.getLogger(__name__)
 
 NOTES_KEPT = 8
 """How many databases' notes are kept (those written last)."""
-NOTE_MOST_BYTES = 2**26
-"""The longest note read (100,000 games take about 4 MB)."""
+SOUND_NOTE_MOST_BYTES = 2**26
+"""The longest note of games found sound read (100,000 games take about
+4 MB; the held note's bound, :data:`terrace.storage.held.NOTE_MOST_BYTES`, is
+for a few dozen files)."""
 
 
 def row_digest(row: Sequence[Any], changes: Any) -> str:
@@ -75,7 +77,7 @@ def read_sound(file: Path, under: list[int], folder: Path | None = None) -> dict
     the checks, each with its :func:`row_digest`; nothing when the note is
     of another file, layout or version, or cannot be read."""
     identity = _identity(file)
-    found = read_note(_note_path(file, folder), NOTE_MOST_BYTES)
+    found = read_note(_note_path(file, folder), SOUND_NOTE_MOST_BYTES)
     if identity is None or found.get("file") != identity or found.get("under") != under:
         return {}
     sound = found.get("sound")
