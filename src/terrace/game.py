@@ -36,9 +36,8 @@ from terrace.cards import CARDS_PER_DECK, RANKS, Card
 from terrace.errors import IllegalMoveError, InvalidRecordError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal, quote
-from terrace.rules import Rules, given_rules
+from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.solver.observation import hidden_count
-from terrace.undo import play, take_back
 from terrace.whole import as_whole
 
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
@@ -96,9 +95,10 @@ def _pieces(board: Board) -> list[bytes]:
             *map(bytes, board.foundations), *map(bytes, board.tableau)]
 
 
-def _head(board: Board) -> bytes:
-    """The base rank, the stock's size and the redeals used, as digits."""
-    return b"%d %d %d" % (board.base_rank, len(board.stock), board.redeals_used)
+def _head(board: Board, drawn: int = 0) -> bytes:
+    """The base rank, the stock's size (less ``drawn`` cards) and the
+    redeals used, as digits."""
+    return b"%d %d %d" % (board.base_rank, len(board.stock) - drawn, board.redeals_used)
 
 
 def _place_piece(area: int, index: int, foundations: int) -> int:
@@ -128,6 +128,45 @@ def _digest(pieces: list[bytes]) -> bytes:
     when they are the same, and two texts one digest with odds of 2**-128
     (:func:`hashlib.blake2b`)."""
     return blake2b(_PLACE_GAP.join(pieces), digest_size=POSITION_DIGEST_BYTES).digest()
+
+
+def _moved(board: Board, pieces: list[bytes], resolved: tuple[int, int, int, int]) -> list[bytes]:
+    """The :func:`_pieces` of ``board`` (``pieces`` now) after the card's move
+    ``resolved``, worked out from the pieces: ``board`` is only read. The
+    top card goes from its place's piece to its target's; then, as
+    :func:`terrace.undo.refill` fills spaces (automatic spaces only), each
+    empty pile in turn takes the waste's top card, else the stock's, until
+    both are out."""
+    source, src_index, target, dst_index = resolved
+    foundations = len(board.foundations)
+    src_at = _place_piece(source, src_index, foundations)
+    dst_at = _place_piece(target, dst_index, foundations)
+    after = list(pieces)
+    moved = after[src_at]
+    after[src_at] = moved[:-1]
+    after[dst_at] += moved[-1:]
+    first_pile = _place_piece(TABLEAU_AREA, 0, foundations)
+    if board.rules.spaces is SpaceRule.AUTO and b"" in after[first_pile:]:
+        _refill(board, after, first_pile)
+    return after
+
+
+def _refill(board: Board, after: list[bytes], first_pile: int) -> None:
+    """Fill the empty piles of ``after`` (pieces of ``board`` after a card's
+    move) as :func:`terrace.undo.refill` fills them."""
+    waste_at, drawn = _place_piece(WASTE_AREA, 0, 0), 0
+    for at in range(first_pile, len(after)):
+        if after[at]:
+            continue
+        waste = after[waste_at]
+        if waste:
+            after[at], after[waste_at] = waste[-1:], waste[:-1]
+        elif drawn < len(board.stock):
+            drawn += 1
+            after[at] = bytes((board.stock[-drawn],))
+        else:
+            break
+    after[0] = _head(board, drawn)
 
 
 def _line_key(board: Board) -> bytes:
@@ -331,26 +370,14 @@ class State:
 
     def _repeats(self, move: Move, pieces: list[bytes]) -> bool:
         """True when ``move`` (legal, no draw nor choice) would bring back a
-        position of the game's line. It is made on the board's cards and
-        taken back, the board's stacks untouched, and only the places it
-        changes are read again (``pieces`` are the board's now)."""
+        position of the game's line: its position's pieces are worked out
+        from the board's now (``pieces``) without playing it, the board
+        only read (another thread may be reading it too)."""
         board = self._board
         resolved = board._resolve(move)
         if isinstance(resolved, Reason):  # (a legal move resolves: this is no move to try)
             raise IllegalMoveError(resolved, move=str(move))
-        source, src_index, target, dst_index = resolved
-        record = play(board, source, src_index, target, dst_index)
-        try:
-            changed = [(source, src_index), (target, dst_index)]
-            for pile, from_waste in record.fills:  # (spaces filled from the waste or the stock)
-                changed += [(TABLEAU_AREA, pile), (WASTE_AREA, 0)] if from_waste else [(TABLEAU_AREA, pile)]
-            after, foundations = list(pieces), len(board.foundations)
-            after[0] = _head(board)
-            for area, index in changed:
-                after[_place_piece(area, index, foundations)] = bytes(_place_cards(board, area, index))
-            return _digest(after) in self._seen
-        finally:
-            take_back(board, record)
+        return _digest(_moved(board, pieces, resolved)) in self._seen
 
     def is_terminal(self) -> bool:
         """True when the game is over: won, no legal action left, or
