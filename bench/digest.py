@@ -41,6 +41,7 @@ def load_core(path: str) -> None:
 def records(nodes: int) -> list[str]:
     """One line of text for each case: what its search found."""
     from terrace.board import Board
+    from terrace.limits import MAX_SECONDS
     from terrace.solver import api
     from terrace.solver.search import Search, core_available
     from terrace.variants import get_rules
@@ -50,7 +51,7 @@ def records(nodes: int) -> list[str]:
     out = []
     for name, deal in SOLVES:
         board = Board.from_number(deal, get_rules(name))
-        r = api.solve(board, max_seconds=1e6, max_nodes=nodes, all_candidates=False, short_line=False)
+        r = api.solve(board, max_seconds=MAX_SECONDS, max_nodes=nodes, all_candidates=False, short_line=False)
         out.append(f"{name} {deal}: {r.result} {r.nodes} {r.reason} {r.best_move} "
                    f"{[(str(m), v) for m, v in r.candidates]} {[str(m) for m in r.moves]}")
     for name, deal in COMPLETE:

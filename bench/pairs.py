@@ -30,13 +30,14 @@ def one_run(core: str, nodes: int) -> float:
     """CPU seconds of the timed solves with the core at ``core`` (in this process)."""
     load_core(core)
     from terrace.board import Board
+    from terrace.limits import MAX_SECONDS
     from terrace.solver import api
     from terrace.variants import get_rules
 
     boards = [Board.from_number(deal, get_rules(name)) for name, deal in TIMED]
     start = time.process_time()
     for board in boards:
-        api.solve(board, max_seconds=1e6, max_nodes=nodes, all_candidates=False, short_line=False)
+        api.solve(board, max_seconds=MAX_SECONDS, max_nodes=nodes, all_candidates=False, short_line=False)
     return time.process_time() - start
 
 

@@ -19,10 +19,12 @@ import terrace.solver.lines as lines
 import terrace.solver.search as search_module
 from terrace.board import Board
 from terrace.cli import main
+from terrace.cli.options import Seconds, WholeNumber
+from terrace.limits import MAX_NODES, MAX_SECONDS
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
-from terrace.solver.budget import check_budget
+from terrace.solver.budget import BudgetError, check_budget
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
 from terrace.solver.search import Options, Search
@@ -35,8 +37,75 @@ from terrace.variants import get_rules
 def test_a_whole_number_beyond_any_float_is_refused_as_a_budget(seconds: int) -> None:
     """It raised OverflowError (from math.isfinite), not the ValueError of
     every other budget that never runs out."""
-    with pytest.raises(ValueError, match="finite number of seconds"):
+    with pytest.raises(BudgetError, match="must be a number of seconds from 0 to 86400"):
         check_budget(seconds)
+
+
+_NO_SECONDS = [math.nan, math.inf, -math.inf, -1.0, 1e308, MAX_SECONDS * 1.01, 10**400, True, "10", None]
+_NO_POSITIONS = [math.nan, 1.5, -1, MAX_NODES + 1, 10**400, True, "10"]
+
+
+def _named(value: object) -> str:
+    """A short test id for a value (10**400 is 401 digits)."""
+    return "huge" if isinstance(value, int) and value > 10**20 else repr(value)
+
+
+@pytest.mark.parametrize("seconds", _NO_SECONDS, ids=_named)
+def test_the_python_api_refuses_the_seconds_the_command_line_refuses(seconds: object) -> None:
+    """solve(board, max_seconds=1e308) and FairSettings(seconds=1e308) were
+    taken (the command line stops at a day, MAX_SECONDS); the fair settings
+    said ValueError and solve's budget too, a plain one each. Both refuse
+    it with one BudgetError (a ValueError), before any search."""
+    board = Board.from_number(4, get_rules("terrace"))
+    with pytest.raises(BudgetError, match="must be a number of seconds"):
+        solve(board, max_seconds=seconds)  # type: ignore[arg-type]
+    with pytest.raises(BudgetError, match=r"^seconds must be a number of seconds"):
+        FairSettings(seconds=seconds)  # type: ignore[arg-type]
+    assert issubclass(BudgetError, ValueError)
+
+
+@pytest.mark.parametrize("positions", _NO_POSITIONS, ids=_named)
+def test_the_python_api_refuses_the_positions_the_command_line_refuses(positions: object) -> None:
+    """FairPlayer(positions=10**400) was taken (no cap), and solve's
+    max_nodes too beyond the command line's MAX_NODES."""
+    board = Board.from_number(4, get_rules("terrace"))
+    with pytest.raises(BudgetError, match=r"^max_nodes must be a whole number from 0 to 1000000000000"):
+        solve(board, max_nodes=positions)  # type: ignore[arg-type]
+    with pytest.raises(BudgetError, match=r"^positions must be a whole number from 0 to 1000000000000"):
+        FairPlayer(positions=positions)  # type: ignore[arg-type]
+    with pytest.raises(BudgetError, match=r"^samples must be a whole number from 1 to 4096"):
+        FairSettings(samples=positions)  # type: ignore[arg-type]
+
+
+def test_the_command_line_and_the_library_take_the_same_longest_budgets() -> None:
+    """The command line's limits are the library's (terrace.limits), and the
+    library takes what they allow."""
+    assert Seconds().maximum == MAX_SECONDS
+    board = Board.from_number(4, get_rules("terrace"))
+    assert FairSettings(seconds=MAX_SECONDS).seconds == MAX_SECONDS
+    assert FairPlayer(positions=MAX_NODES).budget == MAX_NODES
+    assert solve(board, max_seconds=MAX_SECONDS, max_nodes=1).result in ("won", "lost", "unknown")
+    from terrace.cli.solver import solve_command
+
+    nodes = next(p for p in solve_command.params if p.name == "max_nodes")
+    assert isinstance(nodes.type, WholeNumber) and nodes.type.maximum == MAX_NODES
+
+
+@pytest.mark.parametrize("deadline", [math.nan, "soon", True])
+def test_a_fair_decision_refuses_a_deadline_no_clock_reaches(deadline: object) -> None:
+    """decide(obs, deadline=nan) never stopped by its deadline (no time is
+    past NaN), and 'soon' failed inside the search with a TypeError."""
+    board = Board.from_number(4, get_rules("terrace"))
+    with pytest.raises(BudgetError, match=r"a deadline must be a time of time\.perf_counter"):
+        FairPlayer(FairSettings(samples=1)).decide(observe(board), deadline)  # type: ignore[arg-type]
+
+
+def test_a_fair_player_given_settings_of_another_kind_says_what_it_takes() -> None:
+    """FairPlayer({"samples": 4}) was taken and failed at its first decision
+    with AttributeError: 'dict' object has no attribute 'reuse'."""
+    words = r"FairPlayer takes FairSettings \(FairSettings.from_dict reads a dict\), not dict"
+    with pytest.raises(TypeError, match=words):
+        FairPlayer({"samples": 4})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("budget", [

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import all_commands, main
-from terrace.cli.options import MAX_NODES, MAX_SECONDS, MIN_SECONDS, Seconds, seconds_text
+from terrace.cli.options import MAX_SECONDS, MIN_SECONDS, Seconds, seconds_text
+from terrace.limits import MAX_NODES
 
 
 @pytest.mark.parametrize(

@@ -374,7 +374,7 @@ def test_storage_md_names_every_call_of_the_game_store_protocol_and_of_sqlite_st
 def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
-    from terrace import game, moves
+    from terrace import game, limits, moves
     from terrace.cli import options as cli_options
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, survey, verdicts
@@ -394,7 +394,7 @@ def _limits() -> list[tuple[str, str, object]]:
     return [
         ("README.md", "is from {} s to one day ({} s)",
          (str(cli_options.MIN_SECONDS), str(round(cli_options.MAX_SECONDS)))),
-        ("README.md", "`--max-nodes` at most 10^{} positions", len(str(cli_options.MAX_NODES)) - 1),
+        ("README.md", "`--max-nodes` at most 10^{} positions", len(str(limits.MAX_NODES)) - 1),
         ("README.md", "a survey covers at most {} deals (`--deals 1-{}`",
          (survey.MAX_SURVEY_DEALS, str(survey.MAX_SURVEY_DEALS))),
         ("README.md", "with `--jobs` 1 to {}", local_pool.MAX_WORKERS),

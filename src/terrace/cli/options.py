@@ -31,6 +31,7 @@ from terrace.cli.errors import IllegalMove
 from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import IllegalMoveError, InvalidDealError, InvalidRulesError, TerraceError
+from terrace.limits import MAX_SECONDS
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
@@ -454,17 +455,9 @@ MIN_SECONDS = 0.001
 """The shortest time budget of every command (and benchmark) option: one
 millisecond, the least a budget is written with ("give at least 0.001 s").
 A shorter one was taken and echoed as a computer writes a tiny float
-(``--max-seconds 1e-320``: "solving for up to 9.99989e-321 s")."""
-
-MAX_SECONDS = 86_400.0
-"""The longest time budget of every command (and benchmark) option: one
-day, as long as the benchmarks give a search they mean not to stop by time,
-and far beyond any default (a fair survey's 1800 s a deal). A longer one
-was taken (``--max-seconds 1e300``, "solving for up to 1e+300 s")."""
-
-MAX_NODES = 10**12
-"""The largest node budget (``solve --max-nodes``): more positions than the
-solver enters in :data:`MAX_SECONDS` (about 2 million a second here)."""
+(``--max-seconds 1e-320``: "solving for up to 9.99989e-321 s"). The
+longest, :data:`~terrace.limits.MAX_SECONDS`, and the largest node budget,
+:data:`~terrace.limits.MAX_NODES`, are the library's."""
 
 
 def seconds_text(seconds: float) -> str:

@@ -18,7 +18,6 @@ import click
 from terrace.cli.commands import command
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
-    MAX_NODES,
     DealRange,
     FilePath,
     Seconds,
@@ -39,6 +38,7 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import write_whole
 from terrace.errors import InvalidMoveError, TerraceError
+from terrace.limits import MAX_NODES
 from terrace.moves import MAX_MOVES, SPACES, Move, parse_moves, too_many_moves
 from terrace.refusals import clip, quote
 from terrace.rules import Rules

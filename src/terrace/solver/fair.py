@@ -51,7 +51,6 @@ solve's wall-clock time as a safety net; when it bites, decisions can vary).
 from __future__ import annotations
 
 import random
-import sys
 import time
 from bisect import insort
 from collections.abc import Callable, Iterator, Mapping
@@ -64,7 +63,14 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.api import SolveResult, Solving
-from terrace.solver.budget import check_nodes, check_seed
+from terrace.solver.budget import (
+    BudgetError,
+    check_budget,
+    check_count,
+    check_deadline,
+    check_nodes,
+    check_seed,
+)
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
 from terrace.solver.hint_line import HEURISTIC, WINNABLE
@@ -118,7 +124,7 @@ class FairSettings:
     >>> FairSettings(samples=0)
     Traceback (most recent call last):
     ...
-    ValueError: samples must be a whole number from 1 to 4096, not 0
+    terrace.solver.budget.BudgetError: samples must be a whole number from 1 to 4096, not 0
     """
 
     samples: int = 16
@@ -130,7 +136,8 @@ class FairSettings:
     """Node budget per sample and candidate for the base-card choice."""
     seconds: float = 60.0
     """Wall-clock cap per solve: only a safety net (when it bites, the
-    decision depends on the machine's speed)."""
+    decision depends on the machine's speed); above 0, at most
+    :data:`~terrace.solver.budget.MAX_SECONDS`."""
     choice_factor: int = 2
     """More samples for the base-card choice."""
     space_factor: int = 2
@@ -157,18 +164,13 @@ class FairSettings:
 
     def __post_init__(self) -> None:
         for name, (low, high) in SETTING_LIMITS.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be a whole number from {low} to {high}, not {quote(value)}")
-        s = self.seconds
-        # (a whole number beyond the largest float is no budget a solve can take)
-        if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s <= sys.float_info.max:
-            raise ValueError(f"seconds must be a positive finite number, not {quote(s)}")
+            # (a plain int: numpy's int64 is taken, as the engine takes numpy's whole numbers)
+            object.__setattr__(self, name, check_count(getattr(self, name), name, low, high))
         # (as a float: 60 and 60.0 are one setting, and so one player key)
-        object.__setattr__(self, "seconds", float(s))
+        object.__setattr__(self, "seconds", check_budget(self.seconds, "seconds", positive=True))
         for name in ("reuse", "repair", "early", "lines"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, not {quote(getattr(self, name))}")
+                raise BudgetError(f"{name} must be true or false, not {quote(getattr(self, name))}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FairSettings:
@@ -330,6 +332,9 @@ class FairPlayer:
         self, settings: FairSettings | None = None, seed: int = 0, cancel: Callable[[], bool] | None = None,
         positions: int | None = None, *, resumable: bool = False,
     ) -> None:
+        if settings is not None and not isinstance(settings, FairSettings):
+            raise TypeError(f"FairPlayer takes FairSettings (FairSettings.from_dict reads a dict),"
+                            f" not {type(settings).__name__}")
         self.settings = settings or FairSettings()
         self.resumable = resumable
         """Keep the solves a decision's time cut short (in :data:`KEPT`) to go
@@ -369,7 +374,7 @@ class FairPlayer:
         (see :meth:`resume`): its samples are kept as they are, and those
         it drew but could not solve in its time are solved now, the next
         ones drawn from where it stopped, as one longer decision would."""
-        self._deadline = deadline  # (before the carry, which stops there too)
+        self._deadline = check_deadline(deadline)  # (before the carry, which stops there too)
         if not again:
             old = self._samples
             # (once the stock's order is forced it stays so: no sample is needed again)
