@@ -712,6 +712,54 @@ def test_a_board_past_the_length_limit_makes_a_state_over_at_once() -> None:
     assert not state.is_terminal() and state.legal_actions() == state.board().legal_actions()
 
 
+class Tagged(State):
+    """A learner's state: its own attributes beside the State's."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__(board)
+        self.episode = 7
+        self.seen_rewards: list[float] = [0.5]
+        self.me = self
+
+
+def test_the_attributes_a_subclass_gives_a_state_are_its_copies_and_pickles_too() -> None:
+    """A clone, copy.copy, copy.deepcopy, a pickled copy and State.from_bytes
+    of a subclass's state were of its class but without its attributes
+    (AttributeError: 'Tagged' object has no attribute 'episode'). A clone
+    shares them as they are, as copy.copy would; deepcopy copies them."""
+    state = Tagged.new(get_rules("terrace"), 1)
+    state.apply_action(0)
+    copies = {"clone": state.clone(), "copy": copy.copy(state), "deepcopy": copy.deepcopy(state),
+              "pickle": pickle.loads(pickle.dumps(state)), "bytes": Tagged.from_bytes(state.to_bytes())}
+    for how, copied in copies.items():
+        assert isinstance(copied, Tagged) and snapshot(copied) == snapshot(state), how
+        assert (copied.episode, copied.seen_rewards) == (7, [0.5]), how
+    assert copies["clone"].seen_rewards is state.seen_rewards and copies["clone"].me is state
+    deep = copies["deepcopy"]
+    assert deep.seen_rewards is not state.seen_rewards and deep.me is deep
+    assert copies["pickle"].me is copies["pickle"]
+    assert State.from_bytes(State.new(get_rules("terrace"), 1).to_bytes()).__dict__.keys() == {
+        "_board", "_seen", "_actions", "_cleared", "_legal"}
+
+
+def test_states_of_a_tree_that_refer_to_each_other_pickle_and_copy_as_a_tree() -> None:
+    """A search tree's nodes: each child refers to its parent, the parent to
+    its children. Pickled (or written by to_bytes) from the root, each
+    comes back once, the links between the copies."""
+    root = Tagged.new(get_rules("terrace"), 1)
+    children = []
+    for action in root.legal_actions():
+        child = root.clone()
+        child.apply_action(action)
+        child.me, child.parent = child, root  # type: ignore[attr-defined]
+        children.append(child)
+    root.children = children  # type: ignore[attr-defined]
+    for copied in (pickle.loads(pickle.dumps(root)), Tagged.from_bytes(root.to_bytes()), copy.deepcopy(root)):
+        assert copied.me is copied and len(copied.children) == 3  # type: ignore[attr-defined]
+        for child, original in zip(copied.children, children, strict=True):  # type: ignore[attr-defined]
+            assert child.parent is copied and child.me is child and child.history() == original.history()
+
+
 def test_a_pickle_changed_in_any_byte_is_refused_never_read_as_another_state() -> None:
     """A state pickled as its objects read a changed byte as another state
     228 times in 4,042 one-byte changes (a card of a pile, a move's record);

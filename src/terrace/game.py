@@ -25,6 +25,8 @@ True
 
 from __future__ import annotations
 
+import copy
+import io
 import pickle
 from collections.abc import Callable
 from hashlib import blake2b
@@ -78,6 +80,14 @@ BYTES_MAGIC: Final = b"terrace-state\n"
 length (8 bytes), their digest (:data:`SEAL_BYTES`) and the parts."""
 
 _BYTES_HEAD: Final = len(BYTES_MAGIC) + 1 + 8 + SEAL_BYTES
+
+_OWN: Final = frozenset(("_board", "_seen", "_actions", "_cleared", "_legal"))
+"""The attributes of a :class:`State`: its copies and pickles carry the
+others a subclass gives it too."""
+
+_ITSELF: Final = "state"
+"""How :meth:`State.to_bytes` writes the state itself where an attribute a
+subclass gave it refers to it."""
 
 LENGTH_PER_CARD: Final = 50
 """Actions allowed per card and pass through the stock (see
@@ -209,9 +219,37 @@ def _restored(kind: type[State], parts: bytes) -> State:
     """A state of class ``kind`` from its parts (:meth:`State._parts`),
     once the caller has checked them by their seal."""
     state = kind.__new__(kind)
-    state._board, state._seen, state._actions, state._cleared = pickle.loads(parts)
+    state._board, state._seen, state._actions, state._cleared, *extras = _PartsReader(parts, state).load()
+    for given in extras:
+        state.__dict__.update(given)
     state._legal = None
     return state
+
+
+class _PartsWriter(pickle.Pickler):
+    """Pickles a state's parts with the attributes a subclass gave it,
+    which may refer to the state itself: it is written as :data:`_ITSELF`
+    (pickling it there would pickle its parts again, for ever)."""
+
+    def __init__(self, out: io.BytesIO, state: State) -> None:
+        super().__init__(out, pickle.HIGHEST_PROTOCOL)
+        self.state = state
+
+    def persistent_id(self, obj: object) -> str | None:
+        return _ITSELF if obj is self.state else None
+
+
+class _PartsReader(pickle.Unpickler):
+    """Reads what :class:`_PartsWriter` wrote, :data:`_ITSELF` as ``state``."""
+
+    def __init__(self, parts: bytes, state: State) -> None:
+        super().__init__(io.BytesIO(parts))
+        self.state = state
+
+    def persistent_load(self, pid: object) -> State:
+        if pid != _ITSELF:
+            raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
+        return self.state
 
 
 class _Reached:
@@ -477,8 +515,11 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (of this state's class): playing on one never
-        changes the other."""
+        changes the other. The attributes a subclass gave it are the copy's
+        too, as they are (:func:`copy.deepcopy` copies them)."""
         other = type(self).__new__(type(self))
+        if len(self.__dict__) > len(_OWN):
+            other.__dict__.update(self._extras())
         other._board = self._board.copy()
         other._seen = self._seen.copy()
         other._actions = list(self._actions)
@@ -486,7 +527,8 @@ class State:
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
-    def __reduce__(self) -> tuple[Callable[..., State], tuple[type[State], int, str, str]]:
+    def __reduce__(self) -> tuple[Callable[..., State], tuple[type[State], int, str, str]] | tuple[
+            Callable[..., State], tuple[type[State], int, str, str], dict[str, object]]:
         """A state pickles as its parts, pickled, and a digest of them, which
         :func:`_unpickled` checks: a pickle changed in any byte is refused,
         never read as another state (228 of 4,042 one-byte changes to the
@@ -496,15 +538,25 @@ class State:
         could ask it for a table of a billion entries (16 s and gigabytes
         for one change), hexadecimal digits stop it at once. A change to
         the pickle's own opcodes before them is pickle's to read, though
-        (see :meth:`to_bytes`)."""
+        (see :meth:`to_bytes`). The attributes a subclass gave the state
+        are pickled after them, as pickle pickles any object's (so they may
+        refer to the state, or to states that refer to it)."""
         parts = self._parts().hex()
-        return _unpickled, (type(self), PICKLE_FORMAT, parts, _seal(parts))
+        made = type(self), PICKLE_FORMAT, parts, _seal(parts)
+        extras = self._extras()
+        return (_unpickled, made, extras) if extras else (_unpickled, made)
 
-    def _parts(self) -> bytes:
+    def _parts(self, extras: dict[str, object] | None = None) -> bytes:
         """What a state is made of, pickled: the board, the positions
-        reached, the actions and the moves each cleared to redo."""
-        return pickle.dumps((self._board, self._seen, self._actions, self._cleared),
-                            protocol=pickle.HIGHEST_PROTOCOL)
+        reached, the actions and the moves each cleared to redo, and
+        ``extras`` (attributes a subclass gave it, :meth:`_extras`) when
+        given."""
+        parts = (self._board, self._seen, self._actions, self._cleared)
+        if not extras:
+            return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+        out = io.BytesIO()
+        _PartsWriter(out, self).dump((*parts, extras))
+        return out.getvalue()
 
     def to_bytes(self) -> bytes:
         """The state as bytes that :meth:`from_bytes` reads back, as a
@@ -525,7 +577,7 @@ class State:
         >>> State.from_bytes(state.to_bytes()).observation_string() == state.observation_string()
         True
         """
-        parts = self._parts()
+        parts = self._parts(self._extras())
         return b"".join((BYTES_MAGIC, bytes((PICKLE_FORMAT,)), len(parts).to_bytes(8, "big"), _sealed(parts),
                          parts))
 
@@ -547,10 +599,13 @@ class State:
         return _restored(cls, parts)
 
     def __setstate__(self, state: object) -> None:
-        """Refuse a state pickled by Terrace before :data:`PICKLE_FORMAT`
-        (its positions reached were kept otherwise: read, it repeated
-        them)."""
-        raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
+        """Give the state the attributes its subclass had
+        (:meth:`__reduce__`); refuse a state pickled by Terrace before
+        :data:`PICKLE_FORMAT` (its positions reached were kept otherwise:
+        read, it repeated them), whose attributes are a State's own."""
+        if not isinstance(state, dict) or not all(type(name) is str and name not in _OWN for name in state):
+            raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
+        self.__dict__.update(state)
 
     def __copy__(self) -> State:
         """``copy.copy(state)`` is :meth:`clone` (a shallow copy shared the
@@ -558,8 +613,16 @@ class State:
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, object]) -> State:
-        """``copy.deepcopy(state)`` is :meth:`clone`."""
-        return self.clone()
+        """``copy.deepcopy(state)`` is :meth:`clone`, with the attributes a
+        subclass gave it copied deeply."""
+        other = memo[id(self)] = self.clone()
+        other.__dict__.update(copy.deepcopy(self._extras(), memo))
+        return other
+
+    def _extras(self) -> dict[str, object]:
+        """The attributes a subclass gave this state: all but a State's own
+        (:data:`_OWN`)."""
+        return {name: value for name, value in self.__dict__.items() if name not in _OWN}
 
     # ------------------------------------------------------------------
     # What a player sees
