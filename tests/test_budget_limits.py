@@ -27,6 +27,7 @@ from terrace.solver.api import solve
 from terrace.solver.budget import BudgetError, check_budget
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
+from terrace.solver.players import player_settings
 from terrace.solver.search import Options, Search
 from terrace.solver.verdicts import VerdictStore
 from terrace.solver.winnable import next_winnable_deal
@@ -98,6 +99,21 @@ def test_a_fair_decision_refuses_a_deadline_no_clock_reaches(deadline: object) -
     board = Board.from_number(4, get_rules("terrace"))
     with pytest.raises(BudgetError, match=r"a deadline must be a time of time\.perf_counter"):
         FairPlayer(FairSettings(samples=1)).decide(observe(board), deadline)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("settings", [{1: 2, "a": 3}, [("samples", 3)], "samples", None], ids=repr)
+def test_fair_settings_that_are_no_json_object_are_refused_in_words(settings: object) -> None:
+    """FairSettings.from_dict({1: 2, 'a': 3}) raised "'<' not supported
+    between instances of 'str' and 'int'" (sorting the unknown keys), a
+    list of pairs was 'unknown fair-player setting ('samples', 3)' (or,
+    through player_settings, taken), a string was read letter by letter,
+    None raised "'NoneType' object is not iterable"."""
+    words = r"^(the fair player's settings are a JSON object|unknown fair-player setting)"
+    with pytest.raises(BudgetError, match=words):
+        FairSettings.from_dict(settings)  # type: ignore[arg-type]
+    if settings is not None:
+        with pytest.raises(BudgetError):
+            player_settings("fair", settings)  # type: ignore[arg-type]
 
 
 def test_a_fair_player_given_settings_of_another_kind_says_what_it_takes() -> None:

@@ -30,7 +30,8 @@ from terrace.whole import as_truth, as_whole
 
 class BudgetError(TerraceError):
     """A budget (seconds, positions, a count of the fair player's settings)
-    or a seed that is no number of its kind, or out of its range."""
+    or a seed that is no number of its kind, or out of its range; or the
+    fair player's settings that are no settings."""
 
 
 def check_budget(seconds: object, name: str = "a time budget", *, positive: bool = False) -> float:

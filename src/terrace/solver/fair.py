@@ -174,12 +174,15 @@ class FairSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FairSettings:
-        """Settings from a JSON object; unknown keys are refused."""
+        """Settings from a JSON object (a mapping); unknown keys are refused."""
+        if not isinstance(data, Mapping):
+            raise BudgetError(f"the fair player's settings are a JSON object of settings by name,"
+                              f" not {quote(data)}")
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted((key for key in data if key not in known), key=str)
         if unknown:
-            raise ValueError(f"unknown fair-player setting {quote(unknown[0])};"
-                             f" known: {', '.join(sorted(known))}")
+            raise BudgetError(f"unknown fair-player setting {quote(unknown[0])};"
+                              f" known: {', '.join(sorted(known))}")
         return cls(**dict(data))
 
     def to_dict(self) -> dict[str, Any]:

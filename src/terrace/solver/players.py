@@ -88,9 +88,9 @@ def player_settings(name: str, settings: Mapping[str, Any] | None = None) -> dic
     """
     if name not in PLAYERS:
         raise ValueError(f"unknown player {quote(name)}: choose one of {', '.join(PLAYERS)}")
-    settings = dict(settings or {})
     if name == "fair":
-        return FairSettings.from_dict(settings).to_dict()
+        return FairSettings.from_dict({} if settings is None else settings).to_dict()
+    settings = dict(settings or {})
     if settings:
         given = clip(", ".join(sorted(map(str, settings))))
         raise ValueError(f"the {name} player has no settings, got {given}")
