@@ -547,3 +547,8 @@ def test_a_refusal_carries_the_numbers_its_words_hold(client: TestClient) -> Non
     assert step.json()["code"] == "step-range" and step.json()["params"] == {"last": 1}
     unknown = client.get("/api/nowhere")
     assert unknown.json() == {"error": "there is nothing at this address", "code": "not-found"}
+    # (a number its words describe by its size is none of them: 4,299 digits, as JSON reads them)
+    huge = client.post("/api/games", content=b'{"options": {"decks": 1' + b"0" * 4298 + b"}}",
+                       headers={"content-type": "application/json"})
+    assert huge.status_code == 400 and "a number of about 4299 digits" in huge.json()["error"]
+    assert huge.json()["params"] == {"low": 1, "high": 8}

@@ -23,8 +23,9 @@ from __future__ import annotations
 import math
 import re
 from enum import StrEnum
+from typing import TypeGuard
 
-from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
+from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings, quotable
 
 __all__ = ["LANGUAGES", "NOTICES", "SOLVER_STOPS", "WEB_WORDINGS", "SolverStop", "WebNotice", "WebRefusal",
            "notice", "notice_json", "pick_language", "refusal_json", "say", "sentence"]
@@ -379,17 +380,27 @@ def refusal_json(reason: Reason, accept_language: str | None, key: str = "error"
 
 
 def numbers_of(reason: Reason) -> dict[str, int | float]:
-    """The parameters of ``reason`` that are numbers (a count, a limit, a
-    pile's number), by name: the rest are words or input already said in
-    its words (a card, a quoted field, a reason inside it, SQLite's words),
-    which a client words from the code.
+    """The parameters of ``reason`` that are numbers its words write out (a
+    count, a limit, a pile's number), by name: the rest are words or input
+    already said in its words (a card, a quoted field, a reason inside it,
+    SQLite's words, a number too long to quote, which the words describe
+    by its size), which a client words from the code.
 
     >>> from terrace.refusals import Refusal
     >>> numbers_of(Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q"))
     {'foundation': 2}
+    >>> numbers_of(Reason(Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=10**4000))
+    {'low': 1, 'high': 8}
     """
-    return {name: value for name, value in reason.params.items()
-            if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)}
+    return {name: value for name, value in reason.params.items() if _written_out(value)}
+
+
+def _written_out(value: object) -> TypeGuard[int | float]:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return quotable(value)
+    return isinstance(value, float) and math.isfinite(value)
 
 
 class WebNotice(StrEnum):
