@@ -144,6 +144,23 @@ def test_chances_that_fail_stay_in_the_prompt(api: Api, open_game: Any) -> None:
     open_game.errors.clear()  # (the browser's console reports the 503)
 
 
+def test_chances_asked_on_a_game_changed_elsewhere_show_it_as_it_is(api: Api, open_game: Any) -> None:
+    """Chances refused as a conflict (the base card chosen in another tab)
+    showed the refusal, "reload it", over the old position, where a move or
+    a hint refused so shows the game as it is now and says so."""
+    game = api.new(variant="terrace", deal_number=21)
+    page = open_game(game, reduced_motion="reduce")
+    api.play(game, "c1")  # (in another tab)
+    page.locator("#btn-chances").click()
+    page.locator("#toast.show", has_text="changed in another window").wait_for()
+    moves_seen(page, 1)
+    assert page.locator("#coach-chances").is_hidden()
+    assert "reload" not in page.locator("#prompt").inner_text()
+    assert open_game.errors == [
+        "Failed to load resource: the server responded with a status of 409 (Conflict)"]
+    open_game.errors.clear()
+
+
 def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -> None:
     moves, losing = thrown_away()
     game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves[: losing - 1])

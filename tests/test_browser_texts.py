@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import STATS, Api, top
+from browser_support import STATS, Api, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -48,6 +48,16 @@ def test_a_card_pressed_before_the_choice_says_what_to_click(api: Api, open_game
         assert why.inner_text() == words
     reason = api.client.get(f"/api/games/{game['id']}/why", params={"pile": "reserve"}).json()["reason"]
     assert reason == "choose a base card first (c1 to c3)"
+    # The numbers are the refusal's (its params), not the game's shown when
+    # the answer comes, which may be another by then.
+    def five(route: Any) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "params": {"candidates": 5}})
+
+    page.route("**/why?*", five)
+    page.locator("[data-pile='reserve'] > .card").first.click()
+    five_words = "Wähle zuerst die Basiskarte: Klicke eine der 5 Karten an oder drücke 1–5."
+    until(lambda: why.inner_text() == five_words)
 
 
 @pytest.mark.parametrize(("locale", "one", "leave"),

@@ -16,7 +16,7 @@ import pytest
 from terrace.storage import MemoryStore
 from terrace.web import replies as web_replies
 from terrace.web.app import create_app
-from terrace.web.security import SECURITY_HEADERS, RemoteKeys
+from terrace.web.security import MAX_BODY, SECURITY_HEADERS, RemoteKeys
 from web_support import LOCAL
 
 with warnings.catch_warnings():
@@ -312,7 +312,8 @@ def test_the_guard_refuses_with_a_code_in_the_requests_language(
     args = {**request_args, "headers": {**request_args["headers"], "accept-language": "de-DE,de;q=0.9"}}
     translated = client.request(**args)
     assert translated.status_code == status
-    assert translated.json() == {"error": translated.json()["error"], "code": code}
+    numbers = {"params": {"most": MAX_BODY}} if code == "body-too-large" else {}
+    assert translated.json() == {"error": translated.json()["error"], "code": code, **numbers}
     assert german in translated.json()["error"]
     assert store.recent() == []
 
@@ -522,3 +523,32 @@ def test_a_body_sent_in_chunks_beyond_the_limit_is_too_large(client: TestClient,
     reply = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
     assert (reply.status_code, reply.json()["code"]) == (413, "body-too-large")
     assert snapshot(store) == before
+
+
+# ---------------------------------------------------------------- params
+
+
+def test_a_refusal_carries_the_numbers_its_words_hold(client: TestClient) -> None:
+    """A refusal's JSON said its words and code only, so a client wording it
+    in its own way (the page's choose-first: "click one of the 4
+    candidates") had to take the numbers from elsewhere: it carries them
+    now, as params; one whose words hold no number (a card, a reason
+    inside it) has none."""
+    game = client.post("/api/games", json={"deal_number": 7, "options": {"candidates": 4}}).json()
+    moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
+    assert moved.status_code == 422
+    assert moved.json()["code"] == "choose-first" and moved.json()["params"] == {"candidates": 4}
+    why = client.get(f"/api/games/{game['id']}/why", params={"pile": "reserve"}).json()
+    assert why["code"] == "choose-first" and why["params"] == {"candidates": 4}
+    client.post(f"/api/games/{game['id']}/moves", json={"move": "c2"})
+    stuck = client.get(f"/api/games/{game['id']}/why", params={"pile": "reserve"}).json()
+    assert stuck["code"] == "terrace-card-stuck" and "params" not in stuck
+    step = client.get(f"/api/games/{game['id']}/position", params={"step": 9})
+    assert step.json()["code"] == "step-range" and step.json()["params"] == {"last": 1}
+    unknown = client.get("/api/nowhere")
+    assert unknown.json() == {"error": "there is nothing at this address", "code": "not-found"}
+    # (a number its words describe by its size is none of them: 4,299 digits, as JSON reads them)
+    huge = client.post("/api/games", content=b'{"options": {"decks": 1' + b"0" * 4298 + b"}}",
+                       headers={"content-type": "application/json"})
+    assert huge.status_code == 400 and "a number of about 4299 digits" in huge.json()["error"]
+    assert huge.json()["params"] == {"low": 1, "high": 8}

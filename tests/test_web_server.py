@@ -26,8 +26,10 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from starlette.responses import FileResponse
 
 from store_support import locked_by_another
+from terrace.web.app import STATIC
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
@@ -127,6 +129,23 @@ def test_a_stop_closes_the_database_and_ends_with_status_0(sig: int, tmp_path: P
         server.stop(sig)
         assert server.proc.returncode == 0
         assert "Traceback" not in server.stderr()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+def test_ctrl_c_pressed_twice_ends_the_server_quietly(tmp_path: Path) -> None:
+    """A second Ctrl+C soon after the first (uvicorn's force quit) skipped
+    uvicorn's lifespan shutdown, and its task, cancelled as the event loop
+    closed, put a traceback on the terminal (3 runs of 3, the second 0.05 s
+    after the first). The game ends with 0, says nothing and closes the
+    database."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db)) as server:
+        assert httpx.post(server.url + "api/games", json={}, trust_env=False).status_code == 201
+        os.kill(server.proc.pid, signal.SIGINT)
+        time.sleep(0.05)
+        server.stop(signal.SIGINT)
+        assert server.stderr() == ""
+        assert server.proc.returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
 
@@ -554,6 +573,47 @@ def test_a_stop_answers_a_slow_save_as_saved_and_a_slow_read_as_stopped(tmp_path
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
+
+
+SMALL_SEND_BUFFER = """
+import socket
+from terrace.web import protocol
+
+_made = protocol.GuardedH11Protocol.connection_made
+
+def connection_made(self, transport):  # (a slow network: few bytes on their way at a time)
+    transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    _made(self, transport)
+
+protocol.GuardedH11Protocol.connection_made = connection_made
+"""
+
+
+def test_a_stop_cuts_an_answer_a_slow_client_is_taking_without_a_traceback(tmp_path: Path) -> None:
+    """Stopped while a client slow to take its bytes (a phone on a poor
+    network) was sent one of the page's files of more than one part (over
+    64 KB), the server cancelled the request after its second of grace and
+    uvicorn put the cancel's traceback on the terminal. The connection is
+    cut quietly now: the client sees the answer end early, the server ends
+    with 0 and says nothing."""
+    largest = max((path for path in STATIC.rglob("*") if path.is_file()), key=lambda p: p.stat().st_size)
+    size = largest.stat().st_size
+    assert size > FileResponse.chunk_size  # (sent in parts: one part waits for the client)
+    with started_server(env=_server_site(tmp_path, SMALL_SEND_BUFFER)) as server:
+        parts = urlsplit(server.url)
+        reader = socket.socket()
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        reader.settimeout(30)
+        reader.connect((parts.hostname, parts.port))
+        path = largest.relative_to(STATIC).as_posix()
+        reader.sendall(f"GET /static/{path} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())
+        assert reader.recv(1, socket.MSG_PEEK) == b"H"  # (the answer has begun, and is not read)
+        os.kill(server.proc.pid, signal.SIGTERM)
+        assert server.proc.wait(10) == 0
+        answer = _read_all(reader)
+        reader.close()
+        assert server.stderr() == ""
+    assert answer.startswith(b"HTTP/1.1 200 ") and len(answer) < size, len(answer)
 
 
 def test_a_change_that_ends_as_the_stop_cancels_its_request_is_answered() -> None:

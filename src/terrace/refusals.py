@@ -1297,6 +1297,16 @@ class LongNumber(str):
         return f"eine {'negative ' if self.negative else ''}Zahl mit etwa {self.digits} Stellen"
 
 
+def quotable(value: int) -> bool:
+    """Whether a message writes the whole number ``value`` out (at most about
+    180 digits), rather than describing it by its size (:func:`number_text`).
+
+    >>> quotable(-10**179), quotable(10**200)
+    (True, False)
+    """
+    return value.bit_length() <= 3 * MAX_QUOTE
+
+
 def number_text(value: int, language: str = "en") -> str:
     """A whole number as text, shortened like :func:`clip` (a number too long
     to quote, even too long for ``str()``, is described by its size).
@@ -1304,7 +1314,7 @@ def number_text(value: int, language: str = "en") -> str:
     >>> number_text(-42), number_text(10**5000), number_text(-10**5000, "de")
     ('-42', 'a number of about 5001 digits', 'eine negative Zahl mit etwa 5001 Stellen')
     """
-    if value.bit_length() > 3 * MAX_QUOTE:  # more than about 180 digits
+    if not quotable(value):
         described = LongNumber(round(value.bit_length() * 0.30103) + 1, value < 0)
         return described.german() if language == "de" else described
     return clip(str(value))

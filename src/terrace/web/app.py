@@ -174,7 +174,8 @@ class AnsweredAtStop:
     """A request still running when the server, stopping, cancels it (its
     second of grace over: :data:`~terrace.web.server.STOP_GRACE_SECONDS`)
     is answered 503 ``server-stopped`` (JSON, with Retry-After) unless its
-    answer has begun; its work, a read in a thread, ends on its own (a
+    answer has begun (one begun is cut short by the server's protocol:
+    :class:`~terrace.web.protocol.GuardedH11Protocol`); its work, a read in a thread, ends on its own (a
     change is awaited to its end: :func:`~terrace.web.endpoints.to_the_end`).
     uvicorn answered it a plain-text 500 and put a traceback on the terminal:
     a game's statistics read the first time, over 100,000 games, take 45 s

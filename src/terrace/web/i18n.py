@@ -20,10 +20,12 @@ form. A reason is put into words by its code, never by reading its English.
 
 from __future__ import annotations
 
+import math
 import re
 from enum import StrEnum
+from typing import TypeGuard
 
-from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
+from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings, quotable
 
 __all__ = ["LANGUAGES", "NOTICES", "SOLVER_STOPS", "WEB_WORDINGS", "SolverStop", "WebNotice", "WebRefusal",
            "notice", "notice_json", "pick_language", "refusal_json", "say", "sentence"]
@@ -358,14 +360,47 @@ def say(reason: Reason, language: str) -> str:
     return reason.text(language)
 
 
-def refusal_json(reason: Reason, accept_language: str | None, key: str = "error") -> dict[str, str]:
+def refusal_json(reason: Reason, accept_language: str | None, key: str = "error") -> dict[str, object]:
     """``{key: the reason in the request's language, "code": its code}``: the
-    body of every refusal, the app's and its guard's.
+    body of every refusal, the app's and its guard's; with ``"params"``, the
+    numbers its words hold (:func:`numbers_of`), when they hold any, so that
+    a client can word it in its own way.
 
     >>> refusal_json(Reason(WebRefusal.NOT_FOUND), "de")
     {'error': 'Unter dieser Adresse gibt es nichts.', 'code': 'not-found'}
+    >>> from terrace.refusals import Refusal
+    >>> refusal_json(Reason(Refusal.CHOOSE_FIRST, candidates=4), None)["params"]
+    {'candidates': 4}
     """
-    return {key: say(reason, pick_language(accept_language)), "code": reason.code.value}
+    body: dict[str, object] = {key: say(reason, pick_language(accept_language)), "code": reason.code.value}
+    numbers = numbers_of(reason)
+    if numbers:
+        body["params"] = numbers
+    return body
+
+
+def numbers_of(reason: Reason) -> dict[str, int | float]:
+    """The parameters of ``reason`` that are numbers its words write out (a
+    count, a limit, a pile's number), by name: the rest are words or input
+    already said in its words (a card, a quoted field, a reason inside it,
+    SQLite's words, a number too long to quote, which the words describe
+    by its size), which a client words from the code.
+
+    >>> from terrace.refusals import Refusal
+    >>> numbers_of(Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q"))
+    {'foundation': 2}
+    >>> numbers_of(Reason(Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=10**4000))
+    {'low': 1, 'high': 8}
+    """
+    return {name: value for name, value in reason.params.items() if _written_out(value)}
+
+
+def _written_out(value: object) -> TypeGuard[int | float]:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return quotable(value)
+    return isinstance(value, float) and math.isfinite(value)
 
 
 class WebNotice(StrEnum):

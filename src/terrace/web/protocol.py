@@ -118,6 +118,8 @@ class GuardedH11Protocol(H11Protocol):
     _idle_since = 0.0
     """When the connection last began to wait for a request (the event
     loop's clock): as it opened, and at the end of each answer."""
+    _stopping = False
+    """The server is stopping: uvicorn has called :meth:`shutdown`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,7 +141,32 @@ class GuardedH11Protocol(H11Protocol):
         if self._plain:
             await send_refusal(send, HTTPS_NEEDED, scope, [(b"connection", b"close")])
             return
-        await self._served(scope, receive, send)
+        try:
+            await self._served(scope, receive, send)
+        except asyncio.CancelledError:
+            if not self._cut_at_stop():
+                raise
+            await asyncio.sleep(0)  # (connection_lost first: uvicorn then takes the answer as ended)
+
+    def shutdown(self) -> None:
+        self._stopping = True
+        super().shutdown()
+
+    def _cut_at_stop(self) -> bool:
+        """Cut the connection of an answer that had begun when the stop's
+        cancel came (its second of grace over: a client slow to take an
+        answer sent in parts, one of the page's files over 64 KB on a slow
+        network): the client sees it end early, as a closed connection.
+        uvicorn put a traceback of the cancel on the terminal. False for
+        any other cancel (an answer not begun is the app's:
+        :class:`~terrace.web.app.AnsweredAtStop`)."""
+        task = asyncio.current_task()
+        cycle = self.cycle
+        if not self._stopping or task is None or cycle is None or not cycle.response_started:
+            return False
+        task.uncancel()
+        self.transport.abort()
+        return True
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.transport = transport  # (what a deadline or a newer stranger closes, handshake or not)

@@ -51,7 +51,7 @@ import ipaddress
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from html import escape
@@ -700,7 +700,7 @@ def _equal(given: str, token: str) -> bool:
 
 
 def json_answer(
-    body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
+    body_data: Mapping[str, object], extra: Sequence[tuple[bytes, bytes]] = ()
 ) -> tuple[list[tuple[bytes, bytes]], bytes]:
     """The headers and body of an answer of the guard (or of the server's
     protocol, :mod:`terrace.web.protocol`): the app's own JSON (compact,

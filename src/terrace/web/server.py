@@ -238,7 +238,10 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLConte
                 store.stop_waiting()
             super().handle_exit(sig, frame)
 
-    config = server_config(app, tls)
+    # (no lifespan: the pool is closed below, where the app's lifespan closed it too; a second
+    # Ctrl+C skips uvicorn's lifespan shutdown, and its task, cancelled as the event loop closed,
+    # put a traceback on the terminal)
+    config = server_config(app, tls, lifespan="off")
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - interactive

@@ -6,7 +6,7 @@
 
 import { getLanguage, t } from "./i18n.js";
 import { choiceKeys } from "./render.js";
-import { app, touchFirst } from "./state.js";
+import { touchFirst } from "./state.js";
 
 // The refusals of a request the server could not read (its head too
 // large, not HTTP): made before the request's language was known, so the
@@ -29,21 +29,25 @@ function failure(status, data) {
 // The engine's refusals whose words name the command line's moves ("choose
 // a base card first (c1 to c3)"): the page's player clicks, taps or presses
 // a key, and the page says them in its words for that (i18n.js:
-// "refusal." and the code), from the game it shows. The API's JSON and
-// the command line keep the engine's words.
+// "refusal." and the code), from the refusal's params (the number of
+// candidates of the game refused, which the game shown by the time the
+// answer comes may not be). The API's JSON and the command line keep the
+// engine's words.
 const PAGE_WORDS = {
-  "choose-first": (game) => {
-    const n = game ? game.choices.length : 0;
+  "choose-first": (params) => {
+    const n = params.candidates;
+    if (!Number.isInteger(n) || n < 1) return null;
     return t(touchFirst() ? "refusal.choose-first.touch" : "refusal.choose-first", { n, keys: choiceKeys(n) });
   },
 };
 
 // `data` (an answer's JSON) with its refusal's words, in `field`, the
-// page's own when it has them.
+// page's own when it has them (the server's, when its params do not fit).
 function reworded(data, field) {
-  const object = Boolean(data) && typeof data === "object";
-  if (!object || !Object.hasOwn(PAGE_WORDS, data.code) || typeof data[field] !== "string") return data;
-  return { ...data, [field]: PAGE_WORDS[data.code](app.game) };
+  const object = (value) => Boolean(value) && typeof value === "object";
+  if (!object(data) || !Object.hasOwn(PAGE_WORDS, data.code) || typeof data[field] !== "string") return data;
+  const words = object(data.params) ? PAGE_WORDS[data.code](data.params) : null;
+  return words === null ? data : { ...data, [field]: words };
 }
 
 // True for a refusal the app itself made (JSON with its refusal code), as

@@ -14,6 +14,7 @@ const $ = (selector) => document.querySelector(selector);
 app.coach = null;    // {id, report} of the last analysis
 app.chances = null;  // {id, moves, data} of the last base-card chances
 let redraw = () => {};  // main.js's draw, to show an answer
+let caughtUp = async () => false;  // main.js's catching up on a game changed elsewhere (409 conflict)
 
 // ---------------------------------------------------------------- words
 
@@ -176,9 +177,12 @@ async function assistAgreed(id) {
 
 // What the coach shows above the board: the analysis beside the replay and
 // the Chances button (drawn before the board is fitted). `draw` draws the
-// whole page again (for an answer that arrives later).
-export function drawCoach(draw) {
+// whole page again (for an answer that arrives later); `catchUp` shows the
+// game as it is now when an answer refuses a view of it as stale, and says
+// so (true then), as for a move or a hint.
+export function drawCoach(draw, catchUp) {
   redraw = draw;
+  caughtUp = catchUp;
   drawNote();
   drawChances();
 }
@@ -358,6 +362,9 @@ async function sampleChances(game) {
     button.textContent = t("chances.busy");
   }
   const result = await api.chances(game);
+  // (the game changed in another tab: shown as it is now, as after a
+  // refused move, where the refusal's "reload it" stood over the old one)
+  if (await caughtUp(result)) return redraw();
   if (!result.ok) {
     // (kept in the prompt until the player goes on, as a refusal is: a toast
     // alone said it for 4.5 s; main.js keepNotice)

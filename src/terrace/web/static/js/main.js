@@ -320,7 +320,7 @@ function draw() {
   } finally {
     drawing = false;
   }
-  drawCoach(draw);  // (above the board: before it is fitted into the room left)
+  drawCoach(draw, caughtUp);  // (above the board: before it is fitted into the room left)
   drawBoard();
 }
 
