@@ -298,3 +298,40 @@ def test_two_packs_and_a_terrace_of_two_are_counted_as_such() -> None:
     one = rules_guide(get_rules("terrace", decks=1, reserve=1), None, "en")
     assert "with one pack" in text_of(one, "goal")
     assert "one face-up card, set aside" in text_of(one, "layout")
+
+
+# Sentences that speak of cards drawn from the stock onto the waste (and
+# of the waste card), in each language.
+DRAWING = {
+    "en": ["turned one at a time", "top waste card", "the waste card or", "turned over into a new stock",
+           "only once: there is no redeal", "spending a draw", "turn the next card", "over a waste card"],
+    "de": ["Karte für Karte", "oberste Karte des Abwurfstapels", "Karte vom Abwurfstapel", "umgedreht",
+           "keinen neuen Durchgang", "nächste Karte aufdeckst", "über eine Karte des Abwurfstapels"],
+}
+NOTHING_DRAWN = {
+    "turned-auto": Rules(decks=1, reserve=50, piles=1, candidates=0, redeals=9),
+    "turned-free": Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="free", redeals=9),
+    "chosen-waste": Rules(decks=8, reserve=414, piles=1, candidates=1, spaces="waste",
+                          foundation_return=True),
+    "twenty-candidates": Rules(decks=1, reserve=31, piles=20, candidates=20, redeals=9),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("name", list(NOTHING_DRAWN))
+def test_rules_that_leave_no_card_to_draw_speak_of_no_stock_or_waste_card(name: str, language: str) -> None:
+    """A reserve at its largest leaves the stock nothing once the layout is
+    dealt, yet the rules said "the rest of the cards, face down, turned one
+    at a time onto the waste", filled a space "with the top waste card",
+    turned the waste over into a new stock nine times and advised thinking
+    before turning the next card."""
+    rules = NOTHING_DRAWN[name]
+    board = Board.from_number(1, rules)
+    if board.choosing:
+        board.push_text("c1")
+    assert rules.cards_to_draw == 0 and not board.stock and "s" not in map(str, board.legal_moves)
+    words = text_of(rules_guide(rules, None, language))
+    assert [said for said in DRAWING[language] if said in words] == []
+    none = {"en": ("none in these rules", "no card is ever turned"),
+            "de": ("gibt es keine", "keine Karte wird je")}[language]
+    assert any(said in text_of(rules_guide(rules, None, language), "layout") for said in none)

@@ -178,6 +178,19 @@ class Rules:
         return CARDS_PER_DECK * self.decks
 
     @property
+    def cards_to_draw(self) -> int:
+        """The cards left in the stock once every pile has its card and the
+        base card is out (one fewer for each other candidate of the chosen
+        rank that goes up, while any are left): what the reserve leaves
+        under its largest value, so 0 when it holds that many, and no card
+        is ever turned onto the waste.
+
+        >>> Rules().cards_to_draw, Rules(decks=1, reserve=50, piles=1, candidates=0).cards_to_draw
+        (83, 0)
+        """
+        return RULE_OPTIONS["reserve"].limits(self.to_dict())[1] - self.reserve
+
+    @property
     def picks_base(self) -> bool:
         """True when the player chooses the base card among candidates."""
         return self.candidates > 0
