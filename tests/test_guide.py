@@ -335,3 +335,23 @@ def test_rules_that_leave_no_card_to_draw_speak_of_no_stock_or_waste_card(name: 
     none = {"en": ("none in these rules", "no card is ever turned"),
             "de": ("gibt es keine", "keine Karte wird je")}[language]
     assert any(said in text_of(rules_guide(rules, None, language), "layout") for said in none)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("rules", [
+    Rules(decks=1, reserve=0, piles=1, candidates=0, spaces="free"),
+    Rules(decks=1, reserve=0, piles=1, candidates=0, spaces="free", foundation_return=True),
+    Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="free", foundation_return=True),
+], ids=["drawn", "drawn-returns", "nothing-drawn-returns"])
+def test_free_spaces_of_a_single_pile_name_no_other_pile(rules: Rules, language: str) -> None:
+    """With one pile the free space rule said "the waste card or the top
+    card of another pile may fill it": there is no other pile. It names
+    what the game has: the waste card while cards are drawn, a foundation's
+    top card with foundation return."""
+    words = text_of(rules_guide(rules, None, language), "spaces")
+    assert ("another pile" if language == "en" else "anderen Stapel") not in words, words
+    waste, foundation = {
+        "en": ("the waste card", "the top card of a foundation"),
+        "de": ("die Karte vom Abwurfstapel", "die oberste Karte eines Zielstapels"),
+    }[language]
+    assert (waste in words) == bool(rules.cards_to_draw) and (foundation in words) == rules.foundation_return

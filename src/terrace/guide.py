@@ -297,7 +297,8 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
 
 def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
     if not r.cards_to_draw:
-        return _section("spaces", w("Empty piles", "Lücken"), _p(_space_undrawn(w, r)))
+        space = _space_free(w, r) if r.spaces is SpaceRule.FREE else _space_undrawn(w)
+        return _section("spaces", w("Empty piles", "Lücken"), _p(space))
     if r.spaces is SpaceRule.AUTO:
         space = w("A pile that empties is filled at once with the top waste card, or with the next stock "
                   "card when the waste is empty. You never choose what fills it; a pile stays empty only "
@@ -307,13 +308,7 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
                   "wählst du nicht; leer bleibt ein Stapel erst, wenn Vorrat und Abwurfstapel aufgebraucht "
                   "sind.")
     elif r.spaces is SpaceRule.FREE:
-        space = w("A pile that empties stays empty until you move a card there: the waste card or the top "
-                  "card of another pile{foundation} may fill it{never}.",
-                  "Ein leer gewordener Stapel bleibt leer, bis du eine Karte hineinlegst: die Karte vom "
-                  "Abwurfstapel oder die oberste Karte eines anderen Stapels{foundation}{never}.",
-                  foundation=w(" or of a foundation", " oder eines Zielstapels") if r.foundation_return
-                  else "",
-                  never=w(", never the terrace card", ", nie die Terrassenkarte") if r.reserve else "")
+        space = _space_free(w, r)
     else:
         space = w("A pile that empties stays empty until you move the top waste card there; no other card "
                   "may fill it.",
@@ -332,19 +327,30 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
     return _section("spaces", w("Empty piles and the stock", "Lücken und Vorrat"), _p(space), _p(stock))
 
 
-def _space_undrawn(w: _Words, r: Rules) -> str:
-    """What fills an empty pile when no card is ever drawn (no stock after
-    the layout, no waste): another pile's top card, where the rules let it."""
-    if r.spaces is not SpaceRule.FREE:
-        return w("A pile that empties stays empty for good: no stock or waste card is left to fill it.",
-                 "Ein leer gewordener Stapel bleibt für immer leer: Es bleibt keine Karte aus Vorrat oder "
-                 "Abwurfstapel, die ihn füllt.")
-    return w("A pile that empties stays empty until you move the top card of another pile{foundation} "
-             "there{never}.",
-             "Ein leer gewordener Stapel bleibt leer, bis du die oberste Karte eines anderen "
-             "Stapels{foundation} hineinlegst{never}.",
-             foundation=w(" or of a foundation", " oder eines Zielstapels") if r.foundation_return else "",
+def _space_free(w: _Words, r: Rules) -> str:
+    """What may fill an empty pile with free spaces: the waste card (while
+    cards are drawn), the top card of another pile (with more than one) or
+    of a foundation (with foundation return); stays empty for good when
+    none of them is there."""
+    tops = ([w("another pile", "eines anderen Stapels")] if r.piles > 1 else []) + \
+        ([w("a foundation", "eines Zielstapels")] if r.foundation_return else [])
+    fillers = ([w("the waste card", "die Karte vom Abwurfstapel")] if r.cards_to_draw else []) + \
+        ([w("the top card of {tops}", "die oberste Karte {tops}", tops=w(" or of ", " oder ").join(tops))]
+         if tops else [])
+    if not fillers:
+        return _space_undrawn(w)
+    return w("A pile that empties stays empty until you move a card there: {fillers} may fill it{never}.",
+             "Ein leer gewordener Stapel bleibt leer, bis du eine Karte hineinlegst: {fillers}{never}.",
+             fillers=w(" or ", " oder ").join(fillers),
              never=w(", never the terrace card", ", nie die Terrassenkarte") if r.reserve else "")
+
+
+def _space_undrawn(w: _Words) -> str:
+    """An empty pile that nothing can fill: no card is drawn (no stock after
+    the layout, no waste) and the space rule lets in no other."""
+    return w("A pile that empties stays empty for good: no stock or waste card is left to fill it.",
+             "Ein leer gewordener Stapel bleibt für immer leer: Es bleibt keine Karte aus Vorrat oder "
+             "Abwurfstapel, die ihn füllt.")
 
 
 def _end(w: _Words, r: Rules) -> dict[str, Any]:
