@@ -281,11 +281,7 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
              "Eck: eine rote 8 auf eine schwarze 9, ein König auf ein Ass.")
     single = w("Cards move one at a time; an ordered run never moves as a block.",
                "Karten ziehen einzeln; eine geordnete Reihe zieht nie als Ganzes.")
-    where = w("The top waste card and the top card of each pile may go to a foundation or onto a pile.",
-              "Die oberste Karte des Abwurfstapels und die oberste Karte jedes Stapels dürfen auf einen "
-              "Zielstapel oder an einen Stapel.") if r.cards_to_draw else \
-        w("The top card of each pile may go to a foundation or onto a pile.",
-          "Die oberste Karte jedes Stapels darf auf einen Zielstapel oder an einen Stapel.")
+    where = _where(w, r)
     if r.reserve:
         where += w(" The terrace card may go only to a foundation.",
                    " Die Terrassenkarte darf nur auf einen Zielstapel.")
@@ -293,6 +289,24 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
              "Karten dürfen von einem Zielstapel zurück an einen Stapel, außer der Basiskarte ganz unten."
              ) if r.foundation_return else None
     return _section("building", w("Building", "Bauen"), _ul(up, corner, start, down, single, where, back))
+
+
+def _where(w: _Words, r: Rules) -> str:
+    """Where the waste card (while cards are drawn) and a pile's top card
+    may go: a foundation, or another pile (a single pile's own card has
+    none)."""
+    if r.piles == 1:
+        return w("The top waste card may go to a foundation or onto the pile, the pile's top card only to "
+                 "a foundation.",
+                 "Die oberste Karte des Abwurfstapels darf auf einen Zielstapel oder an den Stapel, dessen "
+                 "oberste Karte nur auf einen Zielstapel.") if r.cards_to_draw else \
+            w("The pile's top card may go only to a foundation.",
+              "Die oberste Karte des Stapels darf nur auf einen Zielstapel.")
+    return w("The top waste card and the top card of each pile may go to a foundation or onto a pile.",
+             "Die oberste Karte des Abwurfstapels und die oberste Karte jedes Stapels dürfen auf einen "
+             "Zielstapel oder an einen Stapel.") if r.cards_to_draw else \
+        w("The top card of each pile may go to a foundation or onto another pile.",
+          "Die oberste Karte jedes Stapels darf auf einen Zielstapel oder an einen anderen Stapel.")
 
 
 def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
