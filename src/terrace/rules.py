@@ -203,18 +203,30 @@ class Rules:
     def as_played(self) -> Rules:
         """These rules with each option that changes nothing in play under
         the others at its default: ``promote_candidates`` with fewer than
-        two candidates (a single candidate has no other of its rank). Such
-        rules play the same games, so they have one label and one verdict
-        key.
+        two candidates (a single candidate has no other of its rank); with
+        no card left to draw (:attr:`cards_to_draw`), ``redeals`` (the
+        waste stays empty: a redeal never turns anything) and ``spaces``
+        ``waste`` (no waste card fills a pile: as ``auto``, whose stock is
+        used up). Such rules play the same games, so they have one label
+        and one verdict key.
 
         >>> Rules(candidates=1, promote_candidates=False).as_played().promote_candidates
         True
         >>> Rules(candidates=2, promote_candidates=False).as_played().promote_candidates
         False
+        >>> drawless = Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="waste", redeals=9)
+        >>> drawless.as_played() == Rules(decks=1, reserve=50, piles=1, candidates=0)
+        True
         """
+        changes: dict[str, Any] = {}
         if self.candidates < 2 and not self.promote_candidates:
-            return dataclasses.replace(self, promote_candidates=True)
-        return self
+            changes["promote_candidates"] = True
+        if not self.cards_to_draw:
+            changes["redeals"] = 0
+            if self.spaces is SpaceRule.WASTE:
+                changes["spaces"] = SpaceRule.AUTO
+        played = dataclasses.replace(self, **changes) if changes else self
+        return self if played == self else played
 
     def replace(self, /, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""
