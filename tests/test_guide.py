@@ -314,6 +314,7 @@ NOTHING_DRAWN = {
     "chosen-waste": Rules(decks=8, reserve=414, piles=1, candidates=1, spaces="waste",
                           foundation_return=True),
     "twenty-candidates": Rules(decks=1, reserve=31, piles=20, candidates=20, redeals=9),
+    "three-candidates": Rules(decks=1, reserve=42, piles=9, candidates=3, spaces="free"),
 }
 
 
@@ -332,9 +333,15 @@ def test_rules_that_leave_no_card_to_draw_speak_of_no_stock_or_waste_card(name: 
     assert rules.cards_to_draw == 0 and not board.stock and "s" not in map(str, board.legal_moves)
     words = text_of(rules_guide(rules, None, language))
     assert [said for said in DRAWING[language] if said in words] == []
-    none = {"en": ("none in these rules", "no card is ever turned"),
-            "de": ("gibt es keine", "keine Karte wird je")}[language]
-    assert any(said in text_of(rules_guide(rules, None, language), "layout") for said in none)
+    layout = text_of(rules_guide(rules, None, language), "layout")
+    if not rules.picks_base:
+        assert ("none in these rules" if language == "en" else "gibt es keine") in layout
+    else:  # (the cards that fill the piles at the choice: as many as the deal leaves)
+        count = len(Board.from_number(1, rules).stock)
+        said = {"en": ("one face-down card", f"{count} face-down cards"),
+                "de": ("eine verdeckte Karte", f"{count} verdeckte Karten")}[language][count > 1]
+        assert said in layout and ("no card is ever turned" if language == "en" else "keine Karte wird je") \
+            in layout, layout
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

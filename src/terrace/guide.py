@@ -188,11 +188,17 @@ def _layout(w: _Words, r: Rules) -> dict[str, Any]:
                   "waste. The top card of the waste is in play.",
                   "Vorrat und Abwurfstapel: der verdeckte Rest der Karten, Karte für Karte auf den "
                   "Abwurfstapel gedreht. Dessen oberste Karte ist im Spiel.")
-    elif r.picks_base:
-        stock = w("The stock: only the face-down cards that fill the empty piles once the base card is "
+    elif r.picks_base and r.card_count - r.reserve - r.candidates == 1:
+        stock = w("The stock: one face-down card, which fills a pile left empty once the base card is "
                   "chosen; no card is ever turned onto a waste.",
-                  "Der Vorrat: nur die verdeckten Karten, die nach der Wahl der Basiskarte die leeren "
-                  "Stapel füllen; keine Karte wird je auf einen Abwurfstapel gedreht.")
+                  "Der Vorrat: eine verdeckte Karte, die nach der Wahl der Basiskarte einen leeren Stapel "
+                  "füllt; keine Karte wird je auf einen Abwurfstapel gedreht.")
+    elif r.picks_base:
+        stock = w("The stock: {n} face-down cards, which fill the piles left empty once the base card is "
+                  "chosen; no card is ever turned onto a waste.",
+                  "Der Vorrat: {n} verdeckte Karten, die nach der Wahl der Basiskarte die leeren Stapel "
+                  "füllen; keine Karte wird je auf einen Abwurfstapel gedreht.",
+                  n=r.card_count - r.reserve - r.candidates)
     else:
         stock = w("The stock and the waste: none in these rules; every card is dealt.",
                   "Vorrat und Abwurfstapel: In diesen Regeln gibt es keine; jede Karte wird ausgeteilt.")
