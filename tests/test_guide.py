@@ -298,3 +298,69 @@ def test_two_packs_and_a_terrace_of_two_are_counted_as_such() -> None:
     one = rules_guide(get_rules("terrace", decks=1, reserve=1), None, "en")
     assert "with one pack" in text_of(one, "goal")
     assert "one face-up card, set aside" in text_of(one, "layout")
+
+
+# Sentences that speak of cards drawn from the stock onto the waste (and
+# of the waste card), in each language.
+DRAWING = {
+    "en": ["turned one at a time", "top waste card", "the waste card or", "turned over into a new stock",
+           "only once: there is no redeal", "spending a draw", "turn the next card", "over a waste card"],
+    "de": ["Karte für Karte", "oberste Karte des Abwurfstapels", "Karte vom Abwurfstapel", "umgedreht",
+           "keinen neuen Durchgang", "nächste Karte aufdeckst", "über eine Karte des Abwurfstapels"],
+}
+NOTHING_DRAWN = {
+    "turned-auto": Rules(decks=1, reserve=50, piles=1, candidates=0, redeals=9),
+    "turned-free": Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="free", redeals=9),
+    "chosen-waste": Rules(decks=8, reserve=414, piles=1, candidates=1, spaces="waste",
+                          foundation_return=True),
+    "twenty-candidates": Rules(decks=1, reserve=31, piles=20, candidates=20, redeals=9),
+    "three-candidates": Rules(decks=1, reserve=42, piles=9, candidates=3, spaces="free"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("name", list(NOTHING_DRAWN))
+def test_rules_that_leave_no_card_to_draw_speak_of_no_stock_or_waste_card(name: str, language: str) -> None:
+    """A reserve at its largest leaves the stock nothing once the layout is
+    dealt, yet the rules said "the rest of the cards, face down, turned one
+    at a time onto the waste", filled a space "with the top waste card",
+    turned the waste over into a new stock nine times and advised thinking
+    before turning the next card."""
+    rules = NOTHING_DRAWN[name]
+    board = Board.from_number(1, rules)
+    if board.choosing:
+        board.push_text("c1")
+    assert rules.cards_to_draw == 0 and not board.stock and "s" not in map(str, board.legal_moves)
+    words = text_of(rules_guide(rules, None, language))
+    assert [said for said in DRAWING[language] if said in words] == []
+    layout = text_of(rules_guide(rules, None, language), "layout")
+    if not rules.picks_base:
+        assert ("none in these rules" if language == "en" else "gibt es keine") in layout
+    else:  # (the cards that fill the piles at the choice: as many as the deal leaves)
+        count = len(Board.from_number(1, rules).stock)
+        said = {"en": ("one face-down card", f"{count} face-down cards"),
+                "de": ("eine verdeckte Karte", f"{count} verdeckte Karten")}[language][count > 1]
+        assert said in layout and ("no card is ever turned" if language == "en" else "keine Karte wird je") \
+            in layout, layout
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("rules", [
+    Rules(decks=1, reserve=0, piles=1, candidates=0, spaces="free"),
+    Rules(decks=1, reserve=0, piles=1, candidates=0, spaces="free", foundation_return=True),
+    Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="free", foundation_return=True),
+], ids=["drawn", "drawn-returns", "nothing-drawn-returns"])
+def test_free_spaces_of_a_single_pile_name_no_other_pile(rules: Rules, language: str) -> None:
+    """With one pile the free space rule said "the waste card or the top
+    card of another pile may fill it", and building "the top card of each
+    pile may go to a foundation or onto a pile": there is no other pile.
+    It names what the game has: the waste card while cards are drawn, a
+    foundation's top card with foundation return."""
+    every = text_of(rules_guide(rules, None, language))
+    assert not re.search(r"another pile|each pile|anderen Stapel|jedes Stapels", every), every
+    words = text_of(rules_guide(rules, None, language), "spaces")
+    waste, foundation = {
+        "en": ("the waste card", "the top card of a foundation"),
+        "de": ("die Karte vom Abwurfstapel", "die oberste Karte eines Zielstapels"),
+    }[language]
+    assert (waste in words) == bool(rules.cards_to_draw) and (foundation in words) == rules.foundation_return

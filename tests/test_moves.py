@@ -203,6 +203,22 @@ def test_a_number_with_a_leading_zero_is_refused_as_the_places_are(text: str) ->
     assert str(Move.parse(written)) == written
 
 
+@pytest.mark.parametrize(("text", "code"), [
+    ("c00", Refusal.MOVE_CANDIDATE_FROM_ONE), ("t00f", Refusal.MOVE_NUMBERED_FROM_ONE),
+    ("rf00", Refusal.MOVE_NUMBERED_FROM_ONE), ("f00t1", Refusal.MOVE_NUMBERED_FROM_ONE),
+    ("t01t00", Refusal.MOVE_NUMBERED_FROM_ONE), ("t01t0", Refusal.MOVE_NUMBERED_FROM_ONE),
+])
+def test_a_number_of_zeros_is_refused_as_numbered_from_one_not_as_a_leading_zero(text: str,
+                                                                                  code: Refusal) -> None:
+    """'c00' was told "numbers are written without leading zeros (c0, not
+    c00)", and c0 is refused in turn ("candidates are numbered from 1"):
+    the advice named no move. A number that is zero however written is
+    refused as numbered from 1, as c0 is."""
+    with pytest.raises(InvalidMoveError) as info:
+        Move.parse(text)
+    assert info.value.reason is not None and info.value.reason.params["problem"] == Reason(code)
+
+
 _NUMBER = st.sampled_from(["", "0", "00", "01", "1", "2", "09", "10", "010", "12"])
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from terrace.board import Board
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Refusal
 from terrace.rules import (
@@ -18,6 +20,7 @@ from terrace.rules import (
     Rules,
     SpaceRule,
 )
+from terrace.variants import rules_label
 
 
 def test_defaults_are_the_three_candidate_terrace() -> None:
@@ -246,3 +249,31 @@ def test_an_option_kept_out_of_range_by_a_change_is_refused_in_the_changes_terms
     with pytest.raises(InvalidRulesError) as given:
         Rules().replace(piles=1, candidates=2)
     assert given.value.code is Refusal.CANDIDATES_RANGE
+
+
+@pytest.mark.parametrize("drawless", [
+    Rules(decks=1, reserve=50, piles=1, candidates=0),
+    Rules(decks=1, reserve=31, piles=20, candidates=20),
+], ids=["turned", "twenty-candidates"])
+def test_with_no_card_to_draw_redeals_and_waste_spaces_are_one_game(drawless: Rules) -> None:
+    """With the reserve at its largest no card is left to draw, so a redeal
+    never turns anything and no waste card fills a pile: nine redeals, or
+    spaces filled from the waste, play the same moves as none and as
+    automatic spaces (checked along a random game), yet they were counted
+    as other rules, 'terrace (custom: ..., redeals 9)' a group of its own
+    in the statistics, and solved again under another verdict key."""
+    others = [drawless.replace(redeals=9), drawless.replace(spaces="waste"),
+              drawless.replace(spaces="waste", redeals=9)]
+    boards = [Board.from_number(3, rules) for rules in (drawless, *others)]
+    rng = random.Random(3)
+    for _ in range(60):
+        moves = [sorted(map(str, board.legal_moves)) for board in boards]
+        assert all(each == moves[0] for each in moves) and len({b.status for b in boards}) == 1
+        if not moves[0]:
+            break
+        chosen = rng.choice(moves[0])
+        for board in boards:
+            board.push_text(chosen)
+    labels = {rules_label("terrace", rules) for rules in (drawless, *others)}
+    assert labels == {rules_label("terrace", drawless)}
+    assert {rules.as_played() for rules in others} == {drawless}

@@ -253,3 +253,18 @@ def test_why_refuses_bad_input_with_a_code(client: TestClient, query: str) -> No
 def test_why_of_an_unknown_game_is_404(client: TestClient) -> None:
     response = client.get("/api/games/nope/why?pile=t1")
     assert response.status_code == 404 and response.json()["code"] == "game-unknown"
+
+
+def test_the_card_of_the_only_pile_is_not_told_of_other_piles() -> None:
+    """With one pile its stuck card was told "no foundation takes it, and
+    no pile has a black 8 on top", as if another pile could have one; it is
+    told there is no other pile now. The waste card, which may go onto the
+    pile, is still told what pile top it needs."""
+    board = Board.from_number(1, get_rules("terrace", decks=1, reserve=0, piles=1, candidates=0))
+    board.push_text("s")
+    reason = explain(board, "t1")
+    assert reason is not None and reason.code is Why.CARD_STUCK_ALONE, reason
+    assert str(reason) == "the 7♥ has nowhere to go yet: no foundation takes it, and there is no other pile"
+    assert reason.text("de").endswith("und es gibt keinen anderen Stapel.")
+    waste = explain(board, "waste")
+    assert waste is not None and waste.code is Why.CARD_STUCK, waste

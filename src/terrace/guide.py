@@ -183,10 +183,25 @@ def _layout(w: _Words, r: Rules) -> dict[str, Any]:
                     "a pile can move.",
                     "Die Auslage: {n} Stapel mit anfangs je einer offenen Karte. Nur die oberste Karte "
                     "eines Stapels kann ziehen.", n=r.piles)
-    stock = w("The stock and the waste: the rest of the cards, face down, turned one at a time onto the "
-              "waste. The top card of the waste is in play.",
-              "Vorrat und Abwurfstapel: der verdeckte Rest der Karten, Karte für Karte auf den "
-              "Abwurfstapel gedreht. Dessen oberste Karte ist im Spiel.")
+    if r.cards_to_draw:
+        stock = w("The stock and the waste: the rest of the cards, face down, turned one at a time onto the "
+                  "waste. The top card of the waste is in play.",
+                  "Vorrat und Abwurfstapel: der verdeckte Rest der Karten, Karte für Karte auf den "
+                  "Abwurfstapel gedreht. Dessen oberste Karte ist im Spiel.")
+    elif r.picks_base and r.card_count - r.reserve - r.candidates == 1:
+        stock = w("The stock: one face-down card, which fills a pile left empty once the base card is "
+                  "chosen; no card is ever turned onto a waste.",
+                  "Der Vorrat: eine verdeckte Karte, die nach der Wahl der Basiskarte einen leeren Stapel "
+                  "füllt; keine Karte wird je auf einen Abwurfstapel gedreht.")
+    elif r.picks_base:
+        stock = w("The stock: {n} face-down cards, which fill the piles left empty once the base card is "
+                  "chosen; no card is ever turned onto a waste.",
+                  "Der Vorrat: {n} verdeckte Karten, die nach der Wahl der Basiskarte die leeren Stapel "
+                  "füllen; keine Karte wird je auf einen Abwurfstapel gedreht.",
+                  n=r.card_count - r.reserve - r.candidates)
+    else:
+        stock = w("The stock and the waste: none in these rules; every card is dealt.",
+                  "Vorrat und Abwurfstapel: In diesen Regeln gibt es keine; jede Karte wird ausgeteilt.")
     return _section("layout", w("What lies on the table", "Was auf dem Tisch liegt"),
                     _ul(terrace, foundations, tableau, stock))
 
@@ -221,14 +236,20 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
               "you send them)",
               "Die anderen Karten zur Wahl bleiben in der Auslage, auch die desselben Werts (sie kommen "
               "hinauf, wenn du sie schickst)")
+        filled = w("every empty pile gets a card from the stock",
+                   "jeder leere Stapel bekommt eine Karte aus dem Vorrat") \
+            if r.cards_to_draw or not r.promote_candidates else \
+            w("the empty piles get the stock's cards in pile order while they last: there is one too "
+              "few for each other candidate that went up",
+              "die leeren Stapel bekommen der Reihe nach die Karten des Vorrats, solange welche da "
+              "sind: Für jede weitere Karte zur Wahl, die hinaufging, fehlt eine")
         text = w("Before the first move, {lie}. {read} "
                  "one: it starts the first foundation and sets the base rank of all {foundations} "
-                 "foundations. {others}, and every empty pile gets a card from the stock.",
+                 "foundations. {others}, and {filled}.",
                  "Vor dem ersten Zug {lie}. {read} "
                  "eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
-                 "{foundations} Zielstapel fest. {others}, und jeder leere Stapel bekommt "
-                 "eine Karte aus dem Vorrat.",
-                 lie=lie, read=read, foundations=r.foundation_count, others=others)
+                 "{foundations} Zielstapel fest. {others}, und {filled}.",
+                 lie=lie, read=read, foundations=r.foundation_count, others=others, filled=filled)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.piles == 1:
         text = w("There is no choice: once the pile has its card, the next card of the pack is turned "
@@ -266,9 +287,7 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
              "Eck: eine rote 8 auf eine schwarze 9, ein König auf ein Ass.")
     single = w("Cards move one at a time; an ordered run never moves as a block.",
                "Karten ziehen einzeln; eine geordnete Reihe zieht nie als Ganzes.")
-    where = w("The top waste card and the top card of each pile may go to a foundation or onto a pile.",
-              "Die oberste Karte des Abwurfstapels und die oberste Karte jedes Stapels dürfen auf einen "
-              "Zielstapel oder an einen Stapel.")
+    where = _where(w, r)
     if r.reserve:
         where += w(" The terrace card may go only to a foundation.",
                    " Die Terrassenkarte darf nur auf einen Zielstapel.")
@@ -278,7 +297,28 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
     return _section("building", w("Building", "Bauen"), _ul(up, corner, start, down, single, where, back))
 
 
+def _where(w: _Words, r: Rules) -> str:
+    """Where the waste card (while cards are drawn) and a pile's top card
+    may go: a foundation, or another pile (a single pile's own card has
+    none)."""
+    if r.piles == 1:
+        return w("The top waste card may go to a foundation or onto the pile, the pile's top card only to "
+                 "a foundation.",
+                 "Die oberste Karte des Abwurfstapels darf auf einen Zielstapel oder an den Stapel, dessen "
+                 "oberste Karte nur auf einen Zielstapel.") if r.cards_to_draw else \
+            w("The pile's top card may go only to a foundation.",
+              "Die oberste Karte des Stapels darf nur auf einen Zielstapel.")
+    return w("The top waste card and the top card of each pile may go to a foundation or onto a pile.",
+             "Die oberste Karte des Abwurfstapels und die oberste Karte jedes Stapels dürfen auf einen "
+             "Zielstapel oder an einen Stapel.") if r.cards_to_draw else \
+        w("The top card of each pile may go to a foundation or onto another pile.",
+          "Die oberste Karte jedes Stapels darf auf einen Zielstapel oder an einen anderen Stapel.")
+
+
 def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
+    if not r.cards_to_draw:
+        space = _space_free(w, r) if r.spaces is SpaceRule.FREE else _space_undrawn(w)
+        return _section("spaces", w("Empty piles", "Lücken"), _p(space))
     if r.spaces is SpaceRule.AUTO:
         space = w("A pile that empties is filled at once with the top waste card, or with the next stock "
                   "card when the waste is empty. You never choose what fills it; a pile stays empty only "
@@ -288,13 +328,7 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
                   "wählst du nicht; leer bleibt ein Stapel erst, wenn Vorrat und Abwurfstapel aufgebraucht "
                   "sind.")
     elif r.spaces is SpaceRule.FREE:
-        space = w("A pile that empties stays empty until you move a card there: the waste card or the top "
-                  "card of another pile{foundation} may fill it{never}.",
-                  "Ein leer gewordener Stapel bleibt leer, bis du eine Karte hineinlegst: die Karte vom "
-                  "Abwurfstapel oder die oberste Karte eines anderen Stapels{foundation}{never}.",
-                  foundation=w(" or of a foundation", " oder eines Zielstapels") if r.foundation_return
-                  else "",
-                  never=w(", never the terrace card", ", nie die Terrassenkarte") if r.reserve else "")
+        space = _space_free(w, r)
     else:
         space = w("A pile that empties stays empty until you move the top waste card there; no other card "
                   "may fill it.",
@@ -311,6 +345,32 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
         stock = w("You go through the stock only once: there is no redeal.",
                   "Durch den Vorrat gehst du nur einmal: Es gibt keinen neuen Durchgang.")
     return _section("spaces", w("Empty piles and the stock", "Lücken und Vorrat"), _p(space), _p(stock))
+
+
+def _space_free(w: _Words, r: Rules) -> str:
+    """What may fill an empty pile with free spaces: the waste card (while
+    cards are drawn), the top card of another pile (with more than one) or
+    of a foundation (with foundation return); stays empty for good when
+    none of them is there."""
+    tops = ([w("another pile", "eines anderen Stapels")] if r.piles > 1 else []) + \
+        ([w("a foundation", "eines Zielstapels")] if r.foundation_return else [])
+    fillers = ([w("the waste card", "die Karte vom Abwurfstapel")] if r.cards_to_draw else []) + \
+        ([w("the top card of {tops}", "die oberste Karte {tops}", tops=w(" or of ", " oder ").join(tops))]
+         if tops else [])
+    if not fillers:
+        return _space_undrawn(w)
+    return w("A pile that empties stays empty until you move a card there: {fillers} may fill it{never}.",
+             "Ein leer gewordener Stapel bleibt leer, bis du eine Karte hineinlegst: {fillers}{never}.",
+             fillers=w(" or ", " oder ").join(fillers),
+             never=w(", never the terrace card", ", nie die Terrassenkarte") if r.reserve else "")
+
+
+def _space_undrawn(w: _Words) -> str:
+    """An empty pile that nothing can fill: no card is drawn (no stock after
+    the layout, no waste) and the space rule lets in no other."""
+    return w("A pile that empties stays empty for good: no stock or waste card is left to fill it.",
+             "Ein leer gewordener Stapel bleibt für immer leer: Es bleibt keine Karte aus Vorrat oder "
+             "Abwurfstapel, die ihn füllt.")
 
 
 def _end(w: _Words, r: Rules) -> dict[str, Any]:
@@ -363,19 +423,6 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
           "Farbe vorankommt, nicht nur die Werte.",
           places=w("one foundation, that", "einen Zielstapel, den") if r.decks == 1 else
           w("the {n} foundations", "die {n} Zielstapel", n=r.decks))
-    refill = w("Emptying a short pile pulls a fresh card onto the table without spending a draw, and can "
-               "dispose of a waste card you cannot use.",
-               "Einen kurzen Stapel abzuräumen holt eine neue Karte auf den Tisch, ohne eine Karte "
-               "aufzudecken, und kann eine unbrauchbare Karte vom Abwurfstapel unterbringen."
-               ) if r.spaces is SpaceRule.AUTO else \
-        w("An empty pile is your only storage: fill it with a card that unblocks something, not the first "
-          "card at hand.",
-          "Ein leerer Stapel ist dein einziger Ablageplatz: Füll ihn mit einer Karte, die etwas frei macht, "
-          "nicht mit der erstbesten.") if r.spaces is SpaceRule.FREE else \
-        w("An empty pile takes only the waste card: keep it for a waste card you will need and cannot "
-          "place elsewhere, not the first one turned.",
-          "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel: Heb ihn für eine Karte auf, die du "
-          "brauchen wirst und sonst nirgends unterbringst, nicht für die erstbeste.")
     return _section("strategy", w("Strategy", "Strategie"), _ul(
         w("Play the terrace card whenever it can go: it blocks every card behind it, while a tableau card "
           "can wait.",
@@ -390,13 +437,34 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
           "Bau die Stapel für die Zielstapel, nicht für die Ordnung: Ein langer geordneter Stapel bietet "
           "immer nur seine oberste Karte an."),
         colours,
-        refill,
+        _refill(w, r),
         w("Before you turn the next card, ask whether the waste card is one you will need soon, for a "
           "foundation or to take a card from a pile: once it is covered it is usually out of reach.",
           "Bevor du die nächste Karte aufdeckst, frag dich, ob du die Karte auf dem Abwurfstapel bald "
           "brauchst, für einen Zielstapel oder um eine Karte aus der Auslage aufzunehmen: Ist sie "
-          "zugedeckt, ist sie meist außer Reichweite."),
+          "zugedeckt, ist sie meist außer Reichweite.") if r.cards_to_draw else None,
     ))
+
+
+def _refill(w: _Words, r: Rules) -> str | None:
+    """How to use an empty pile (None where nothing can fill one: the
+    mistakes say so)."""
+    if r.spaces is SpaceRule.FREE:
+        return w("An empty pile is your only storage: fill it with a card that unblocks something, not the "
+                 "first card at hand.",
+                 "Ein leerer Stapel ist dein einziger Ablageplatz: Füll ihn mit einer Karte, die etwas frei "
+                 "macht, nicht mit der erstbesten.")
+    if not r.cards_to_draw:
+        return None
+    if r.spaces is SpaceRule.AUTO:
+        return w("Emptying a short pile pulls a fresh card onto the table without spending a draw, and can "
+                 "dispose of a waste card you cannot use.",
+                 "Einen kurzen Stapel abzuräumen holt eine neue Karte auf den Tisch, ohne eine Karte "
+                 "aufzudecken, und kann eine unbrauchbare Karte vom Abwurfstapel unterbringen.")
+    return w("An empty pile takes only the waste card: keep it for a waste card you will need and cannot "
+             "place elsewhere, not the first one turned.",
+             "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel: Heb ihn für eine Karte auf, die du "
+             "brauchen wirst und sonst nirgends unterbringst, nicht für die erstbeste.")
 
 
 def _mistakes(w: _Words, r: Rules) -> dict[str, Any]:
@@ -411,9 +479,13 @@ def _mistakes(w: _Words, r: Rules) -> dict[str, Any]:
           "Lange Stapel bauen, die Karten begraben, die die Zielstapel brauchen."),
         w("Emptying a pile once stock and waste are used up: it stays empty for good.",
           "Einen Stapel leeren, wenn Vorrat und Abwurfstapel aufgebraucht sind: Er bleibt für immer leer."
-          ) if r.spaces is SpaceRule.AUTO else None,
+          ) if r.spaces is SpaceRule.AUTO and r.cards_to_draw else None,
+        w("Emptying a pile without need: nothing can fill it again.",
+          "Einen Stapel ohne Not leeren: Nichts kann ihn wieder füllen."
+          ) if r.spaces is not SpaceRule.FREE and not r.cards_to_draw else None,
         w("Turning a new card over a waste card that you will need soon.",
-          "Eine neue Karte über eine Karte des Abwurfstapels decken, die du bald brauchst."),
+          "Eine neue Karte über eine Karte des Abwurfstapels decken, die du bald brauchst."
+          ) if r.cards_to_draw else None,
         w("Forgetting that foundations turn the corner and waiting for something to follow the king.",
           "Vergessen, dass Zielstapel ums Eck gehen, und auf etwas nach dem König warten."),
         w("Sending every card of one colour and rank up while the other colour has no way to follow.",

@@ -196,7 +196,9 @@ def _parse(text: str, shown: str) -> Move:
     match = _PATTERN.fullmatch(text)
     if match is None:
         raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
-    if _LEADING_ZERO.search(text):  # (the example is this move written so: not another's)
+    # (the example is this move written so, not another's; a number that is
+    # all zeros has no such writing: it is refused as numbered from 1 below)
+    if _LEADING_ZERO.search(text) and not _ZERO_NUMBER.search(text):
         raise _unreadable(shown, Reason(Refusal.MOVE_LEADING_ZERO, written=clip(_ZEROS.sub("", text)),
                                         given=clip(text)))
     if match["choice"] is not None:
@@ -221,6 +223,8 @@ _LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
 """A number of a move written with a leading zero (``t01f``)."""
 _ZEROS = re.compile(r"(?<![0-9])0+(?=[0-9])")
 """The leading zeros of a move's numbers (``c001`` is ``c1`` without them)."""
+_ZERO_NUMBER = re.compile(r"(?<![0-9])0+(?![0-9])")
+"""A number of a move that is zero however written (``c00``)."""
 
 
 def as_written(text: str) -> str:

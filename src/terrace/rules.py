@@ -178,6 +178,19 @@ class Rules:
         return CARDS_PER_DECK * self.decks
 
     @property
+    def cards_to_draw(self) -> int:
+        """The cards left in the stock once every pile has its card and the
+        base card is out (one fewer for each other candidate of the chosen
+        rank that goes up, while any are left): what the reserve leaves
+        under its largest value, so 0 when it holds that many, and no card
+        is ever turned onto the waste.
+
+        >>> Rules().cards_to_draw, Rules(decks=1, reserve=50, piles=1, candidates=0).cards_to_draw
+        (83, 0)
+        """
+        return RULE_OPTIONS["reserve"].limits(self.to_dict())[1] - self.reserve
+
+    @property
     def picks_base(self) -> bool:
         """True when the player chooses the base card among candidates."""
         return self.candidates > 0
@@ -190,18 +203,30 @@ class Rules:
     def as_played(self) -> Rules:
         """These rules with each option that changes nothing in play under
         the others at its default: ``promote_candidates`` with fewer than
-        two candidates (a single candidate has no other of its rank). Such
-        rules play the same games, so they have one label and one verdict
-        key.
+        two candidates (a single candidate has no other of its rank); with
+        no card left to draw (:attr:`cards_to_draw`), ``redeals`` (the
+        waste stays empty: a redeal never turns anything) and ``spaces``
+        ``waste`` (no waste card fills a pile: as ``auto``, whose stock is
+        used up). Such rules play the same games, so they have one label
+        and one verdict key.
 
         >>> Rules(candidates=1, promote_candidates=False).as_played().promote_candidates
         True
         >>> Rules(candidates=2, promote_candidates=False).as_played().promote_candidates
         False
+        >>> drawless = Rules(decks=1, reserve=50, piles=1, candidates=0, spaces="waste", redeals=9)
+        >>> drawless.as_played() == Rules(decks=1, reserve=50, piles=1, candidates=0)
+        True
         """
+        changes: dict[str, Any] = {}
         if self.candidates < 2 and not self.promote_candidates:
-            return dataclasses.replace(self, promote_candidates=True)
-        return self
+            changes["promote_candidates"] = True
+        if not self.cards_to_draw:
+            changes["redeals"] = 0
+            if self.spaces is SpaceRule.WASTE:
+                changes["spaces"] = SpaceRule.AUTO
+        played = dataclasses.replace(self, **changes) if changes else self
+        return self if played == self else played
 
     def replace(self, /, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""

@@ -48,6 +48,7 @@ class Why(StrEnum):
     FOUNDATION_CARD_COVERED = "foundation-card-covered"
     TERRACE_CARD_STUCK = "terrace-card-stuck"
     CARD_STUCK = "card-stuck"
+    CARD_STUCK_ALONE = "card-stuck-alone"
     FOUNDATION_CARD_STUCK = "foundation-card-stuck"
     CARD_STUCK_SPACE = "card-stuck-space"
     FOUNDATION_CARD_STUCK_SPACE = "foundation-card-stuck-space"
@@ -82,6 +83,11 @@ WHY_WORDINGS: dict[Why, Wording] = {
         "{colour:colour} {rank:rank} on top",
         "Die {card:card} kann noch nirgendwohin: Kein Zielstapel nimmt sie, und kein Stapel hat oben "
         "{colour_rank:einen}."),
+    # (the card of the only pile: there is no other pile it could go on)
+    Why.CARD_STUCK_ALONE: Wording(
+        422, "the {card:card} has nowhere to go yet: no foundation takes it, and there is no other pile",
+        "Die {card:card} kann noch nirgendwohin: Kein Zielstapel nimmt sie, und es gibt keinen anderen "
+        "Stapel."),
     Why.FOUNDATION_CARD_STUCK: Wording(
         422, "the {card:card} may come back only onto a pile, and no pile has a {colour:colour} "
         "{rank:rank} on top",
@@ -210,6 +216,8 @@ def _top(board: Board, pile: str, card: Card) -> Reason | None:
                                                     Refusal.FOUNDATION_BASE_STAYS):
             return refused
         return _stuck(board, pile, card, Why.FOUNDATION_CARD_STUCK, Why.FOUNDATION_CARD_STUCK_SPACE)
+    if place[0] == "t" and board.rules.piles == 1:
+        return Reason(Why.CARD_STUCK_ALONE, card=CODE[card])
     return _stuck(board, place, card, Why.CARD_STUCK, Why.CARD_STUCK_SPACE)
 
 

@@ -333,15 +333,19 @@ function drawChances() {
 
 // Each candidate's wins: with `name` cardLabel on the page ("D♦"), cardName
 // for a screen reader ("Karo Dame"). A base card the server lists as fatal
-// (its terrace could never be played out) is named as such, and so is
-// every one when the terrace is dead whichever is chosen (then none is
-// fatal: no choice kills a terrace already dead).
+// (its terrace could never be played out) is named as such. When the
+// terrace is dead whichever is chosen (then none is fatal: no choice kills
+// a terrace already dead), that is said once, as the prompt says it, and
+// no sampled stock is spoken of (twenty candidates each named dead were a
+// screenful of one sentence).
 function chancesWords(known, name) {
+  if (app.game && app.game.terrace_dead) return t("prompt.terraceDeadChoice", { n: known.candidates.length });
   const words = known.candidates.map((c) => chanceWords(c, name));
   return `${words.join(" · ")} ${t("chances.fair")}`;
 }
 
-// One candidate's wins in words (as chancesWords).
+// One candidate's wins in words (as chancesWords; its mark's title, dead
+// when the terrace is).
 function chanceWords(c, name) {
   const fatal = (app.game && app.game.fatal) || [];
   const dead = Boolean(app.game && app.game.terrace_dead);
