@@ -188,6 +188,11 @@ BUSY_TIMEOUT_SECONDS = 10.0
 SHORTEN_AFTER = 0.05
 """Seconds spent waiting for this connection after which a transaction
 gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
+STOP_LOOK_STEPS = 10_000
+"""How many of SQLite's steps a long statement of the statistics takes
+between two looks at whether the server is stopping (see
+:meth:`SqliteStore._stoppable`): a look costs about a microsecond, the
+steps between two a fraction of a millisecond."""
 WRITE_TURN = 0.05
 """The longest a write waits between two tries of another connection's
 write lock, away from this store's connection, which other threads' calls
@@ -1763,8 +1768,8 @@ class SqliteStore:
     # -- transactions -----------------------------------------------------
 
     @contextmanager
-    def _transaction(self, write: bool, action: str | None = None,
-                     wait: float | None = None) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, write: bool, action: str | None = None, wait: float | None = None,
+                     stoppable: bool = False) -> Iterator[sqlite3.Connection]:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock at once, so
         a revision read inside cannot go stale) or a read snapshot. A write
         that fails for want of space or permission is a
@@ -1779,12 +1784,15 @@ class SqliteStore:
         go on meanwhile; the other writes wait
         for it (:attr:`_writing`), away from the connection: forty writes
         taking turns at it kept a read of a game 2.2 s from it. A write that
-        only saves work later (``wait``: the statistics' stamps) waits less."""
+        only saves work later (``wait``: the statistics' stamps) waits less.
+        A ``stoppable`` one (the statistics') ends midway, raising
+        :class:`~terrace.storage.base.StoreStoppedError`, once the server
+        is stopping (:meth:`_stoppable`)."""
         deadline = time.monotonic() + (BUSY_TIMEOUT_SECONDS if wait is None else wait)
         if write and not self._writing.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise busy_error(self._name, action or "change")
         try:
-            with self._began(write, action, deadline) as conn:
+            with self._began(write, action, deadline) as conn, self._stoppable(conn, stoppable):
                 yield conn
         finally:
             if write:
@@ -1815,10 +1823,29 @@ class SqliteStore:
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
+                if self._stopping.is_set() and error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT:
+                    raise StoreStoppedError(Reason(Refusal.STORE_STOPPING, name=self._name)) from None
                 change = (action or "change") if write else None
                 raise sql_error(self._name, error, change) from None
         finally:
             self._lock.release()
+
+    @contextmanager
+    def _stoppable(self, conn: sqlite3.Connection, stoppable: bool) -> Iterator[None]:
+        """With ``stoppable``, have SQLite stop a statement run meanwhile
+        on ``conn`` once the server is stopping (:meth:`stop_waiting`; its
+        error is said as :class:`~terrace.storage.base.StoreStoppedError`
+        by :meth:`_began`): the statistics' one read of every game and
+        their first write of what they found of each took seconds at
+        100,000 games, which a server stopped meanwhile waited out."""
+        if not stoppable:
+            yield
+            return
+        conn.set_progress_handler(self._stopping.is_set, STOP_LOOK_STEPS)
+        try:
+            yield
+        finally:
+            conn.set_progress_handler(None, 0)
 
     def _begin(self, write: bool, action: str | None, deadline: float) -> sqlite3.Connection:
         """Take this store's lock and begin a transaction on its connection
@@ -2238,7 +2265,7 @@ class SqliteStore:
         findings: list[tuple[Any, ...]] = []
         sound: dict[str, str] = {}
         told: _Told | None = None
-        with self._transaction(write=False) as conn:
+        with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
             trusted = self._lines_counted and lines_trusted(conn)
             layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
@@ -2399,7 +2426,7 @@ class SqliteStore:
         if not found or self.read_only or self.schema_version < FOUND_SINCE:
             return
         try:
-            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN, stoppable=True) as conn:
                 conn.executemany(f"DELETE FROM {FOUND} WHERE game_id = ?",
                                  [entry[:1] for entry in found if entry[1] != _SOUND])
                 found = [entry for entry in found if entry[1] == _SOUND]
@@ -2485,7 +2512,7 @@ class SqliteStore:
         try:
             # (another program's write lock is not waited out: the statistics
             # waited for it, 11.3 s, for stamps the next statistics store)
-            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN, stoppable=True) as conn:
                 conn.executemany(
                     "UPDATE games SET replay_stamp = ? WHERE id = ? AND revision = ?",
                     stamps,
