@@ -18,6 +18,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.sqlite import STOP_LOOK_STEPS
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -185,5 +186,5 @@ def sqlite_steps(store: SqliteStore, read: Callable[[], Any]) -> tuple[int, Any]
     try:
         found = read()
     finally:
-        store._conn.set_progress_handler(None, 100)
+        store._conn.set_progress_handler(store._stop_asked, STOP_LOOK_STEPS)  # (the store's own again)
     return counted[0], found

@@ -189,10 +189,9 @@ SHORTEN_AFTER = 0.05
 """Seconds spent waiting for this connection after which a transaction
 gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
 STOP_LOOK_STEPS = 10_000
-"""How many of SQLite's steps a long statement of the statistics takes
-between two looks at whether the server is stopping (see
-:meth:`SqliteStore._stoppable`): a look costs about a microsecond, the
-steps between two a fraction of a millisecond."""
+"""How many of SQLite's steps a statement takes between two looks at
+whether it is to stop (see :meth:`SqliteStore._stop_asked`): a look costs
+about a microsecond, the steps between two a fraction of a millisecond."""
 WRITE_TURN = 0.05
 """The longest a write waits between two tries of another connection's
 write lock, away from this store's connection, which other threads' calls
@@ -1052,6 +1051,8 @@ class SqliteStore:
         self._stopping = threading.Event()
         """Set by :meth:`stop_waiting`: a write tries SQLite's lock no more,
         and the statistics check no more games."""
+        self._may_stop = False
+        """True while a statement that may stop midway runs (:meth:`_stoppable`)."""
         self.read_only = read_only
         self._remembered: Bounded[str, StoredGame] = Bounded(
             REMEMBERED_GAMES, REMEMBERED_MOVES, StoredGame.line_length, forgotten=self._forgotten)
@@ -1192,6 +1193,7 @@ class SqliteStore:
         a write checks them first (see :meth:`_check_same_file`)."""
         self._opened = file_identity(self._file) if self._file is not None else None
         """The device and inode of the file SQLite opened."""
+        self._conn.set_progress_handler(self._stop_asked, STOP_LOOK_STEPS)
         if not read_only and self._file is not None:
             self._take_stamp(self._data_version_now())
             if self._stamp_folds is None:
@@ -1792,7 +1794,7 @@ class SqliteStore:
         if write and not self._writing.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise busy_error(self._name, action or "change")
         try:
-            with self._began(write, action, deadline) as conn, self._stoppable(conn, stoppable):
+            with self._began(write, action, deadline) as conn, self._stoppable(stoppable):
                 yield conn
         finally:
             if write:
@@ -1831,21 +1833,24 @@ class SqliteStore:
             self._lock.release()
 
     @contextmanager
-    def _stoppable(self, conn: sqlite3.Connection, stoppable: bool) -> Iterator[None]:
+    def _stoppable(self, stoppable: bool) -> Iterator[None]:
         """With ``stoppable``, have SQLite stop a statement run meanwhile
-        on ``conn`` once the server is stopping (:meth:`stop_waiting`; its
-        error is said as :class:`~terrace.storage.base.StoreStoppedError`
-        by :meth:`_began`): the statistics' one read of every game and
-        their first write of what they found of each took seconds at
-        100,000 games, which a server stopped meanwhile waited out."""
-        if not stoppable:
-            yield
-            return
-        conn.set_progress_handler(self._stopping.is_set, STOP_LOOK_STEPS)
+        once the server is stopping (:meth:`_stop_asked`; its error is said
+        as :class:`~terrace.storage.base.StoreStoppedError` by
+        :meth:`_began`): the statistics' one read of every game and their
+        first write of what they found of each took seconds at 100,000
+        games, which a server stopped meanwhile waited out."""
+        self._may_stop = stoppable
         try:
             yield
         finally:
-            conn.set_progress_handler(None, 0)
+            self._may_stop = False
+
+    def _stop_asked(self) -> bool:
+        """SQLite's progress handler, asked every :data:`STOP_LOOK_STEPS`
+        of its steps: True stops the statement (only one the store lets
+        stop, :meth:`_stoppable`, once the server is stopping)."""
+        return self._may_stop and self._stopping.is_set()
 
     def _begin(self, write: bool, action: str | None, deadline: float) -> sqlite3.Connection:
         """Take this store's lock and begin a transaction on its connection
