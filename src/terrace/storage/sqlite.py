@@ -144,6 +144,7 @@ from terrace.storage.migrations import (
     trust_lines,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
+from terrace.storage.recent import Placed, RecentOrder
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
@@ -157,7 +158,7 @@ from terrace.storage.rows import (
     LOG_PLACES,
     MOVE_READ,
     OPENED_ELSEWHERE,
-    RECENT_ORDER,
+    RECENT_PLACES,
     REPLAY_STAMP_VERSION,
     bounded,
     damaged_game,
@@ -225,28 +226,41 @@ NOTE_SECONDS = 1.0
 _WIDTH = len(GAME_COLUMNS.split(","))
 """How many columns a game's row has."""
 
+
+
+def _touch_triggers(table: str, prefix: str) -> tuple[str, ...]:
+    """The triggers by which a store's connection notes in ``table`` the
+    games it changes (their names begin with ``prefix``)."""
+    note = f"INSERT OR IGNORE INTO {table} (game_id) VALUES ({{}});"
+    return (
+        *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_{event.lower()} AFTER {event} ON main.games "
+          f"BEGIN {note.format(row)} END" for event, row in (("INSERT", "NEW.id"), ("DELETE", "OLD.id"))),
+        # (what the statistics read of a game's row, and its count of changes
+        # to its moves: its replay stamp and line digest, which the statistics
+        # themselves keep, leave it as it was counted)
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_update AFTER UPDATE OF {GAME_COLUMNS}, "
+        f"{LINE_CHANGES} ON main.games BEGIN {note.format('OLD.id')} {note.format('NEW.id')} END",
+        *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_events_{event.lower()} AFTER {event} ON main.events "
+          f"BEGIN {' '.join(note.format(row) for row in rows_of)} END"
+          for event, rows_of in (("INSERT", ("NEW.game_id",)), ("DELETE", ("OLD.game_id",)),
+                                 ("UPDATE", ("OLD.game_id", "NEW.game_id")))),
+    )
+
+
 TOUCHED = "stats_touched"
 """The table (of the connection's own, not the file's) in which a store's
 connection notes the ids of the games it changed since its statistics last
 read them."""
-_NOTE = f"INSERT OR IGNORE INTO {TOUCHED} (game_id) VALUES ({{}});"
-TOUCHED_TRIGGERS = (
-    *(f"CREATE TEMP TRIGGER IF NOT EXISTS stats_games_{event.lower()} AFTER {event} ON main.games "
-      f"BEGIN {_NOTE.format(row)} END" for event, row in (("INSERT", "NEW.id"), ("DELETE", "OLD.id"))),
-    # (what the statistics read of a game's row, and its count of changes
-    # to its moves: its replay stamp and line digest, which the statistics
-    # themselves keep, leave it as it was counted)
-    f"CREATE TEMP TRIGGER IF NOT EXISTS stats_games_update AFTER UPDATE OF {GAME_COLUMNS}, {LINE_CHANGES} "
-    f"ON main.games BEGIN {_NOTE.format('OLD.id')} {_NOTE.format('NEW.id')} END",
-    *(f"CREATE TEMP TRIGGER IF NOT EXISTS stats_events_{event.lower()} AFTER {event} ON main.events "
-      f"BEGIN {' '.join(_NOTE.format(row) for row in rows_of)} END"
-      for event, rows_of in (("INSERT", ("NEW.game_id",)), ("DELETE", ("OLD.game_id",)),
-                             ("UPDATE", ("OLD.game_id", "NEW.game_id")))),
-)
+TOUCHED_TRIGGERS = _touch_triggers(TOUCHED, "stats")
 """The triggers by which a store's connection notes the games it changes
 (in :data:`TOUCHED`): a game's row, or its log, whose places in it the
 statistics read. They run for this connection's changes only; another
 connection's show in ``PRAGMA data_version``, and then every game is read."""
+RECENT_TOUCHED = "recent_touched"
+"""As :data:`TOUCHED`, the games changed since the recent games' order
+last placed them (:class:`~terrace.storage.recent.RecentOrder`)."""
+RECENT_TRIGGERS = _touch_triggers(RECENT_TOUCHED, "recent")
+"""The triggers that note them (as :data:`TOUCHED_TRIGGERS`)."""
 SUMMARIES_KEPT = 4
 """For how many time zones a store keeps the statistics it found last
 (the web game's players name theirs: a few at a time)."""
@@ -1077,9 +1091,9 @@ class SqliteStore:
         self._data_version = -1
         self._tally: _Tally | None = None
         """What the last statistics found of each game (see :meth:`statistics`)."""
-        self._recent_found: tuple[tuple[int, int, int], list[int]] | None = None
-        """The recent games' order as last found, under what it was found
-        at (see :meth:`_recent_order`)."""
+        self._recent_found: tuple[int, RecentOrder] | None = None
+        """The recent games' order, kept game by game, with the data version
+        it was found at (see :meth:`_recent_order`)."""
         self._tally_lock = threading.Lock()
         """Held while the tally is brought up to date (the games it reads
         again are checked each in its own short read, as before)."""
@@ -2121,7 +2135,7 @@ class SqliteStore:
         return games[0] if games else None
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
-        """The games played last, the latest first (:data:`~terrace.storage.rows.RECENT_ORDER`:
+        """The games played last, the latest first (:mod:`terrace.storage.recent`:
         in the order of the log, not of a clock put back). A game whose row
         and line still give its replay stamp (as the statistics check it)
         is read without a replay; its board is built when asked for. (The
@@ -2153,16 +2167,27 @@ class SqliteStore:
         return games
 
     def _recent_order(self, conn: sqlite3.Connection, limit: int) -> list[int]:
-        """The rowids of :data:`~terrace.storage.rows.RECENT_ORDER`, as
-        found last while nothing was written since, by this connection
-        (its count of changes) or another (``PRAGMA data_version``): the
-        order reads every game's row and last change (1.4 to 2.1 s of CPU
-        at 100,000 games), and the statistics dialog asks for it each time
-        it opens."""
-        key = (self._data_version, conn.total_changes, limit)
-        if self._recent_found is None or self._recent_found[0] != key:
-            self._recent_found = (key, [r for (r,) in conn.execute(RECENT_ORDER, (limit,))])
-        return list(self._recent_found[1])
+        """The rowids of the ``limit`` games played last, the latest first
+        (:mod:`terrace.storage.recent`). Their order is kept: while no
+        other connection wrote (``PRAGMA data_version``), only the games
+        this store changed since are placed again (:data:`RECENT_TRIGGERS`);
+        every game was read and sorted again after each change (1.4 to 2.1
+        s of CPU at 100,000 games), and the statistics dialog asks for it
+        each time it opens."""
+        kept = self._recent_found
+        touched = (self._touched(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
+                   if kept is not None and kept[0] == self._data_version else None)
+        if kept is None or touched is None or not all(isinstance(t, str) for t in touched):
+            self._watch_changes(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
+            order = RecentOrder(Placed(*row) for row in conn.execute(RECENT_PLACES.format("")))
+            self._recent_found = kept = (self._data_version, order)
+        elif touched:
+            for game_id in touched:
+                kept[1].drop(game_id)
+            for row in conn.execute(RECENT_PLACES.format("WHERE id IN (SELECT value FROM json_each(?))"),
+                                    (json.dumps(sorted(touched)),)):
+                kept[1].put(Placed(*row))
+        return kept[1].top(limit)
 
     def _known_line(self, conn: sqlite3.Connection, row: tuple[Any, ...]) -> Line | None:
         """The line of the game of ``row`` (its id first, its revision
@@ -2277,13 +2302,14 @@ class SqliteStore:
             # (whether the lines' counts are trusted changes only how a game
             # is checked, not what is found: the layout moves when it does)
             state = (self._data_version, layout, self._lines_counted)
-            touched = self._touched(conn) if tally is not None and tally.seen == state else None
+            touched = (self._touched(conn, TOUCHED, TOUCHED_TRIGGERS)
+                       if tally is not None and tally.seen == state else None)
             if touched is not None:
                 touched |= self._restudy
             self._restudy.clear()
             if tally is None or touched is None or not all(isinstance(t, str) for t in touched):
                 tally, touched = _Tally(state), None
-                self._watch_changes(conn)
+                self._watch_changes(conn, TOUCHED, TOUCHED_TRIGGERS)
             elif not touched:
                 return tally
             # (a file of schema 10, read as it stands, keeps no digests)
@@ -2453,28 +2479,29 @@ class SqliteStore:
         found = conn.execute("SELECT 1 FROM sqlite_temp_schema WHERE name = ?", (TOUCHED,)).fetchone()
         return found is not None
 
-    def _watch_changes(self, conn: sqlite3.Connection) -> None:
-        """Have this connection note the games it changes from now on
-        (:data:`TOUCHED_TRIGGERS`), with none noted yet; a store opened only
+    def _watch_changes(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> None:
+        """Have this connection note in ``table`` the games it changes from
+        now on (by ``triggers``: :data:`TOUCHED_TRIGGERS`,
+        :data:`RECENT_TRIGGERS`), with none noted yet; a store opened only
         to read changes none."""
         if self.read_only:
             return
-        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (game_id PRIMARY KEY)",
-                          *TOUCHED_TRIGGERS, f"DELETE FROM {TOUCHED}"):
+        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {table} (game_id PRIMARY KEY)",
+                          *triggers, f"DELETE FROM {table}"):
             conn.execute(statement)
 
-    def _touched(self, conn: sqlite3.Connection) -> set[Any] | None:
-        """The ids of the games this store changed since the statistics
-        last read them (taken: noted no more), or None when that is not
-        known (the notes were never started, or one of their triggers
+    def _touched(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> set[Any] | None:
+        """The ids of the games this store changed since it last took them
+        from ``table`` (taken: noted no more), or None when that is not
+        known (the notes were never started, or one of their ``triggers``
         is gone: every game is read)."""
         if self.read_only:
             return set()
         found = {name for (name,) in conn.execute("SELECT name FROM sqlite_temp_schema")}
-        if TOUCHED not in found or not {_trigger_name(sql) for sql in TOUCHED_TRIGGERS} <= found:
+        if table not in found or not {_trigger_name(sql) for sql in triggers} <= found:
             return None
-        touched = {game_id for (game_id,) in conn.execute(f"SELECT game_id FROM {TOUCHED}")}
-        conn.execute(f"DELETE FROM {TOUCHED}")
+        touched = {game_id for (game_id,) in conn.execute(f"SELECT game_id FROM {table}")}
+        conn.execute(f"DELETE FROM {table}")
         return touched
 
     def _by_digest(self, rows: list[Any], unsure: set[Any]) -> dict[Any, int]:
