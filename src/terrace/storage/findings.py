@@ -16,8 +16,9 @@ digest and is checked again; a game found damaged is never noted, so it
 is checked at every run, as before. A note also keeps the state (size,
 times of change: :func:`file_state`) in which the store found the whole
 file sound (SQLite's check, at its opening), so that the next opening of
-the file in that state need not check it again (:func:`found_whole`). Like the replay stamps, a note is a
-check against damage, not a signature: it only saves work. A note that
+the file in that state need not check it again (:func:`found_whole`).
+Like the replay stamps, a note is a check against damage, not a
+signature: it only saves work. A note that
 cannot be read or written is passed over; at most :data:`NOTES_KEPT`
 are kept, those written last.
 
