@@ -2141,9 +2141,11 @@ class SqliteStore:
         is read without a replay; its board is built when asked for. (The
         statistics dialog's list of 20 games of 20,000 moves each took 1.9 s
         on a server just started, replaying every one.) Any other game is
-        read as :meth:`get` reads it; a damaged one is left out and logged."""
+        read as :meth:`get` reads it; a damaged one is left out and logged.
+        A server that stops meanwhile ends it midway (the first read of
+        every game's place took 1.4 to 2.1 s of CPU at 100,000 games)."""
         games: list[StoredGame] = []
-        with self._transaction(write=False) as conn:
+        with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
             order = self._recent_order(conn, max(limit, 0))
             found_rows = {row[0]: row[1:] for row in conn.execute(
