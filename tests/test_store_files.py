@@ -434,13 +434,10 @@ def _copied(db: Path, copies: int) -> None:
     conn.close()
 
 
-def test_the_statistics_read_of_every_game_stops_midway_once_the_server_stops(tmp_path: Path) -> None:
-    # Their one SELECT of every game's row and log (seconds at 100,000
-    # games) ran to its end after the stop. The stop comes here as that
-    # read measures the first value it fetches (SQLite's own measure,
-    # counted): it ends a few games later, not after all 400.
-    db = populated(tmp_path / "games.sqlite", games=1)
-    _copied(db, 400)
+def _stopped_at_the_first_measure(db: Path, read: Callable[[SqliteStore], object]) -> list[Any]:
+    """The values SQLite measured (its own measure, counted: a read
+    measures each value it fetches) as ``read`` of a store of ``db`` was
+    stopped, the stop coming at the first value."""
     with open_store(db) as store:
         measured: list[Any] = []
 
@@ -453,7 +450,18 @@ def test_the_statistics_read_of_every_game_stops_midway_once_the_server_stops(tm
         for name in ("octet_length", "length"):
             store._conn.create_function(name, 1, measure)
         with pytest.raises(StoreStoppedError, match=r"the server is stopping: games\.sqlite was not read"):
-            store.statistics(None)
+            read(store)
+    return measured
+
+
+def test_the_statistics_read_of_every_game_stops_midway_once_the_server_stops(tmp_path: Path) -> None:
+    # Their one SELECT of every game's row and log (seconds at 100,000
+    # games) ran to its end after the stop. The stop comes here as that
+    # read measures the first value it fetches: it ends a few games
+    # later, not after all 400.
+    db = populated(tmp_path / "games.sqlite", games=1)
+    _copied(db, 400)
+    measured = _stopped_at_the_first_measure(db, lambda store: store.statistics(None))
     assert 0 < len(measured) < 2_000, len(measured)  # (about 55 values a game: 22,000 for all 400)
 
 
@@ -462,19 +470,7 @@ def test_the_recent_games_first_read_of_every_game_stops_midway_once_the_server_
     # CPU at 100,000 games), which a server stopped meanwhile waited out.
     db = populated(tmp_path / "games.sqlite", games=1)
     _copied(db, 800)
-    with open_store(db) as store:
-        measured: list[Any] = []
-
-        def measure(value: Any) -> int | None:
-            if not measured:
-                store.stop_waiting()
-            measured.append(value)
-            return None if value is None else len(value if isinstance(value, bytes) else str(value).encode())
-
-        for name in ("octet_length", "length"):
-            store._conn.create_function(name, 1, measure)
-        with pytest.raises(StoreStoppedError, match=r"the server is stopping"):
-            store.recent(20)
+    measured = _stopped_at_the_first_measure(db, lambda store: store.recent(20))
     assert 0 < len(measured) < 400, len(measured)  # (one value a game: 800 for all; 166 of 400 here)
 
 
