@@ -18,6 +18,8 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.rows import IMPORTED, LAST_HERE
+from terrace.storage.sqlite import STOP_LOOK_STEPS
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -185,5 +187,22 @@ def sqlite_steps(store: SqliteStore, read: Callable[[], Any]) -> tuple[int, Any]
     try:
         found = read()
     finally:
-        store._conn.set_progress_handler(None, 100)
+        store._conn.set_progress_handler(store._stop_asked, STOP_LOOK_STEPS)  # (the store's own again)
     return counted[0], found
+
+
+_TIME = "CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END"
+RECENT_ORDER = f"""WITH placed AS MATERIALIZED (
+    SELECT rowid AS r, {IMPORTED} AS elsewhere, {LAST_HERE} AS seq, {_TIME.format("updated_at")} AS t
+    FROM games),
+timed AS (
+    SELECT r, seq,
+           CASE WHEN elsewhere OR seq IS NULL THEN t
+                ELSE max(coalesce(t, clock), coalesce(clock, t)) END AS at
+    FROM (SELECT *, max((SELECT {_TIME.format("at")} FROM events WHERE id = seq)) OVER (
+              PARTITION BY elsewhere OR seq IS NULL ORDER BY seq ROWS UNBOUNDED PRECEDING) AS clock
+          FROM placed))
+SELECT r FROM timed ORDER BY at DESC, seq DESC, r DESC LIMIT ?"""
+"""The recent games' order as the SQLite store found it, sorting every
+game in one query, until it kept it game by game (storage.recent): the
+order it must still give."""

@@ -39,7 +39,7 @@ from terrace.storage import (
 from terrace.storage import migrations as migrations_module
 from terrace.storage import sqlite as sqlite_module
 from terrace.storage.base import StoreStoppedError
-from terrace.storage.migrations import APPLICATION_ID, Migration, layout, layout_fault
+from terrace.storage.migrations import APPLICATION_ID, FOUND, Migration, layout, layout_fault
 
 TESTS = Path(__file__).parent
 _ = no_default_db
@@ -417,6 +417,96 @@ def test_the_statistics_stop_checking_games_once_the_server_stops(tmp_path: Path
         store.stop_waiting()
         with pytest.raises(StoreStoppedError, match=r"the server is stopping: games\.sqlite was not read"):
             store.statistics(None)
+
+
+def _copied(db: Path, copies: int) -> None:
+    """``copies`` more copies, by SQL, of the file's first game, its line
+    included (its replay stamp holds for them: no replay)."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')")]
+    columns = ", ".join(c for c in names if c != "id")
+    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+    first = "(SELECT id AS first FROM games ORDER BY rowid LIMIT 1)"
+    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
+                 f"FROM n, games WHERE id = {first}", (copies,))
+    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
+                 f"WHERE game_id = {first}", (copies,))
+    conn.close()
+
+
+def _stopped_at_the_first_measure(db: Path, read: Callable[[SqliteStore], object]) -> list[Any]:
+    """The values SQLite measured (its own measure, counted: a read
+    measures each value it fetches) as ``read`` of a store of ``db`` was
+    stopped, the stop coming at the first value."""
+    with open_store(db) as store:
+        measured: list[Any] = []
+
+        def measure(value: Any) -> int | None:
+            if not measured:
+                store.stop_waiting()
+            measured.append(value)
+            return None if value is None else len(value if isinstance(value, bytes) else str(value).encode())
+
+        for name in ("octet_length", "length"):
+            store._conn.create_function(name, 1, measure)
+        with pytest.raises(StoreStoppedError, match=r"the server is stopping: games\.sqlite was not read"):
+            read(store)
+    return measured
+
+
+def test_the_statistics_read_of_every_game_stops_midway_once_the_server_stops(tmp_path: Path) -> None:
+    # Their one SELECT of every game's row and log (seconds at 100,000
+    # games) ran to its end after the stop. The stop comes here as that
+    # read measures the first value it fetches: it ends a few games
+    # later, not after all 400.
+    db = populated(tmp_path / "games.sqlite", games=1)
+    _copied(db, 400)
+    measured = _stopped_at_the_first_measure(db, lambda store: store.statistics(None))
+    assert 0 < len(measured) < 2_000, len(measured)  # (about 55 values a game: 22,000 for all 400)
+
+
+def test_the_recent_games_first_read_of_every_game_stops_midway_once_the_server_stops(tmp_path: Path) -> None:
+    # The page's list of games read every game's place once (1.4-2.1 s of
+    # CPU at 100,000 games), which a server stopped meanwhile waited out.
+    db = populated(tmp_path / "games.sqlite", games=1)
+    _copied(db, 800)
+    measured = _stopped_at_the_first_measure(db, lambda store: store.recent(20))
+    assert 0 < len(measured) < 400, len(measured)  # (one value a game: 800 for all; 166 of 400 here)
+
+
+def test_the_statistics_first_write_of_their_findings_stops_midway_once_the_server_stops(
+        tmp_path: Path) -> None:
+    # Their first write of what they found of each game (into the file's
+    # FOUND table, seconds at 100,000 games) ran to its end after the
+    # stop. The stop comes here as its first game is written: it ends a
+    # few games later (within 10,000 of SQLite's steps), nothing of it
+    # kept, and the next statistics, the server started again, find the
+    # same.
+    db = populated(tmp_path / "games.sqlite", games=1)
+    _copied(db, 100)
+    with open_store(db) as store:
+        expected = store.statistics(None)
+        store._conn.execute(f"DELETE FROM {FOUND}")
+        store._conn.commit()
+    with open_store(db) as store:
+        written: list[Any] = []
+
+        def found(game_id: Any) -> None:
+            if not written:
+                store.stop_waiting()
+            written.append(game_id)
+
+        store._conn.create_function("found", 1, found)
+        store._conn.execute(  # (each game's write made 500 steps longer: the stop comes within 20)
+            f"CREATE TEMP TRIGGER stopping AFTER INSERT ON main.{FOUND} BEGIN SELECT found(NEW.game_id) "
+            "FROM (WITH RECURSIVE k(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM k WHERE j < 50) "
+            "SELECT max(j) FROM k); END")
+        with pytest.raises(StoreStoppedError, match=r"the server is stopping"):
+            store.statistics(None)
+        assert 0 < len(written) < 50, len(written)
+        assert store._conn.execute(f"SELECT count(*) FROM {FOUND}").fetchone() == (0,)
+        store._stopping.clear()
+        assert store.statistics(None) == expected
 
 
 def test_the_statistics_stop_adding_up_the_games_once_the_server_stops(

@@ -1051,8 +1051,9 @@ class GameStore(Protocol):
     def stop_waiting(self) -> None:
         """The server is stopping: a change that waits for another program's
         lock gives up now (refused as busy, nothing written), and none waits
-        any more; a change that can be written still is. A check of every
-        game for the statistics stops too (:class:`StoreStoppedError`)."""
+        any more; a change that can be written still is. The statistics
+        stop too, midway through a long read or write of every game
+        (:class:`StoreStoppedError`)."""
         ...
 
     def create(

@@ -292,7 +292,7 @@ def check_verdict_cache(path: Path) -> None:
     seal_verdict_cache(path)
 
 
-def _logged(path: Path) -> bool:
+def logged(path: Path) -> bool:
     """True when a log or journal holding changes lies beside ``path``."""
     return any(nonempty(Path(f"{path}{side}")) for side in ("-wal", "-journal"))
 
@@ -301,14 +301,14 @@ def verdict_cache_sealed(path: Path) -> bool:
     """True when the verdict cache ``path`` (links followed) is as a check
     or a store left it sound, no log or journal beside it (see
     :func:`~terrace.storage.held.sealed_since`)."""
-    return not _logged(path) and sealed_since(path)
+    return not logged(path) and sealed_since(path)
 
 
 def seal_verdict_cache(path: Path) -> None:
     """Note the verdict cache ``path`` (links followed), found sound or
     written only through SQLite since it was, as sound as it is now
     (nothing is noted while a log or journal lies beside it)."""
-    if not _logged(path):
+    if not logged(path):
         note_held(path, 0, sealed=True)
 
 

@@ -13,8 +13,12 @@ them), and holds, for each game found
 sound, a digest of its row and of its row's count of changes to its moves.
 A game whose row or moves changed since, by any program, gives another
 digest and is checked again; a game found damaged is never noted, so it
-is checked at every run, as before. Like the replay stamps, a note is a
-check against damage, not a signature: it only saves work. A note that
+is checked at every run, as before. A note also keeps the state (size,
+times of change: :func:`file_state`) in which the store found the whole
+file sound (SQLite's check, at its opening), so that the next opening of
+the file in that state need not check it again (:func:`found_whole`).
+Like the replay stamps, a note is a check against damage, not a
+signature: it only saves work. A note that
 cannot be read or written is passed over; at most :data:`NOTES_KEPT`
 are kept, those written last.
 
@@ -72,13 +76,46 @@ def _note_path(file: Path, folder: Path | None) -> Path:
     return (findings_folder() if folder is None else folder) / f"{name}.json"
 
 
+def file_state(file: Path) -> list[int] | None:
+    """What proves ``file`` unchanged: its size and times of change of its
+    bytes and of its inode (the latter moves at any write, or when the
+    former is set back by hand: ``touch -d``, ``cp -p``); None when it
+    cannot be asked."""
+    try:
+        info = file.stat()
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+
+
+def _note_of(file: Path, folder: Path | None) -> dict[str, Any]:
+    """The note of ``file`` when it is of this very file, else nothing."""
+    identity = _identity(file)
+    found = read_note(_note_path(file, folder), SOUND_NOTE_MOST_BYTES)
+    return found if identity is not None and found.get("file") == identity else {}
+
+
+def found_whole(file: Path, folder: Path | None = None) -> list[int] | None:
+    """The :func:`file_state` of ``file`` when the note says that the
+    statistics of a store opened only to read found the whole file sound
+    (SQLite's check) in that very state, else None."""
+    state = file_state(file)
+    return state if state is not None and _note_of(file, folder).get("whole") == state else None
+
+
+def note_whole(file: Path, state: list[int], folder: Path | None = None) -> None:
+    """Note that the whole of ``file`` was found sound in ``state`` (its
+    :func:`file_state`), keeping what the note says of its games."""
+    kept = _note_of(file, folder)
+    _write(file, {"under": kept.get("under"), "sound": kept.get("sound", {})}, state, folder)
+
+
 def read_sound(file: Path, under: list[int], folder: Path | None = None) -> dict[str, str]:
     """The games noted sound in ``file`` ``under`` a layout and versions of
     the checks, each with its :func:`row_digest`; nothing when the note is
     of another file, layout or version, or cannot be read."""
-    identity = _identity(file)
-    found = read_note(_note_path(file, folder), SOUND_NOTE_MOST_BYTES)
-    if identity is None or found.get("file") != identity or found.get("under") != under:
+    found = _note_of(file, folder)
+    if found.get("under") != under:
         return {}
     sound = found.get("sound")
     if not isinstance(sound, dict):
@@ -86,16 +123,24 @@ def read_sound(file: Path, under: list[int], folder: Path | None = None) -> dict
     return {key: value for key, value in sound.items() if isinstance(value, str)}
 
 
-def note_sound(file: Path, under: list[int], sound: Mapping[str, str], folder: Path | None = None) -> None:
+def note_sound(file: Path, under: list[int], sound: Mapping[str, str], folder: Path | None = None, *,
+               whole: list[int] | None = None) -> None:
     """Note the games of ``file`` found sound ``under`` a layout and
-    versions of the checks (in place of what was noted of it), and keep
-    only the :data:`NOTES_KEPT` notes written last."""
+    versions of the checks (in place of what was noted of it), and, with
+    ``whole``, the :func:`file_state` in which the whole file was found
+    sound (see :func:`found_whole`)."""
+    _write(file, {"under": under, "sound": dict(sound)}, whole, folder)
+
+
+def _write(file: Path, found: dict[str, Any], whole: list[int] | None, folder: Path | None) -> None:
+    """Write the note of ``file`` and keep only the :data:`NOTES_KEPT`
+    notes written last."""
     identity = _identity(file)
     if identity is None:
         return
     note = _note_path(file, folder)
     try:
-        write_note(note, {"file": identity, "under": under, "sound": dict(sound)}, ".found-")
+        write_note(note, {"file": identity, **found, "whole": whole}, ".found-")
         notes = sorted(note.parent.glob("*.json"), key=lambda path: path.stat().st_mtime_ns)
         for old in notes[:-NOTES_KEPT]:
             old.unlink()

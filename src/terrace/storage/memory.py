@@ -217,7 +217,7 @@ class MemoryStore:
             return max(playing, key=lambda g: self._changed(g.id)).clone()
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
-        """As the SQLite store lists them (``rows.RECENT_ORDER``): in the
+        """As the SQLite store lists them (:mod:`terrace.storage.recent`): in the
         order of the log, timed by its clock, which a clock put back never
         turns back."""
         with self._lock:

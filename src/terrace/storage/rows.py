@@ -150,23 +150,13 @@ GROUP BY games.rowid ORDER BY max(last.place) DESC"""
 order of the game to resume, each game's last change here being in those
 entries. (Ordering every unfinished game read the log of each: 0.5 s of
 CPU at 100,000 games.)"""
-RECENT_ORDER = f"""WITH placed AS MATERIALIZED (
-    SELECT rowid AS r, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq, {_TIME.format("updated_at")} AS t
-    FROM games),
-timed AS (
-    SELECT r, seq,
-           CASE WHEN elsewhere OR seq IS NULL THEN t
-                ELSE max(coalesce(t, clock), coalesce(clock, t)) END AS at
-    FROM (SELECT *, max((SELECT {_TIME.format("at")} FROM events WHERE id = seq)) OVER (
-              PARTITION BY elsewhere OR seq IS NULL ORDER BY seq ROWS UNBOUNDED PRECEDING) AS clock
-          FROM placed))
-SELECT r FROM timed ORDER BY at DESC, seq DESC, r DESC LIMIT ?"""
-"""The rowids of the ``?`` games played last, the latest first. A game
-changed here is placed by the log's clock: the latest time logged at the
-last change here of any game up to its own (or its own last change, when
-later: a game played on elsewhere and joined in), so that a clock put back
-never lists a game played before it above the games played since; a game
-imported and not played here is placed by its own last change."""
+RECENT_PLACES = f"""SELECT r, id, elsewhere, seq, (SELECT {_TIME.format("at")} FROM events WHERE id = seq), t
+FROM (SELECT rowid AS r, {GAME_ID} AS id, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq,
+             {_TIME.format("updated_at")} AS t FROM games {{}})"""
+"""What places each game among the recent ones
+(:class:`~terrace.storage.recent.Placed`), of the games a ``WHERE``
+clause put in the braces picks (none: every game), which
+:class:`~terrace.storage.recent.RecentOrder` orders."""
 FACT_COLUMNS = (
     ", ".join(bounded(column) for column in (
         "variant", "status", "move_count", "hints", "undos", "created_at", "updated_at", "started_at",

@@ -101,6 +101,7 @@ from terrace.storage.files import (
     foreign,
     inspect_file,
     is_busy,
+    logged,
     nonempty,
     read_refusal,
     remove_new_side_files,
@@ -109,7 +110,7 @@ from terrace.storage.files import (
     unsaved_problem,
     verdict_cache,
 )
-from terrace.storage.findings import note_sound, read_sound, row_digest
+from terrace.storage.findings import file_state, found_whole, note_sound, note_whole, read_sound, row_digest
 from terrace.storage.held import emptied_since, held_open_sound, note_held, sealed_since
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
@@ -143,6 +144,7 @@ from terrace.storage.migrations import (
     trust_lines,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
+from terrace.storage.recent import Placed, RecentOrder
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
@@ -156,7 +158,7 @@ from terrace.storage.rows import (
     LOG_PLACES,
     MOVE_READ,
     OPENED_ELSEWHERE,
-    RECENT_ORDER,
+    RECENT_PLACES,
     REPLAY_STAMP_VERSION,
     bounded,
     damaged_game,
@@ -187,6 +189,10 @@ BUSY_TIMEOUT_SECONDS = 10.0
 SHORTEN_AFTER = 0.05
 """Seconds spent waiting for this connection after which a transaction
 gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
+STOP_LOOK_STEPS = 10_000
+"""How many of SQLite's steps a statement takes between two looks at
+whether it is to stop (see :meth:`SqliteStore._stop_asked`): a look costs
+about a microsecond, the steps between two a fraction of a millisecond."""
 WRITE_TURN = 0.05
 """The longest a write waits between two tries of another connection's
 write lock, away from this store's connection, which other threads' calls
@@ -220,28 +226,41 @@ NOTE_SECONDS = 1.0
 _WIDTH = len(GAME_COLUMNS.split(","))
 """How many columns a game's row has."""
 
+
+
+def _touch_triggers(table: str, prefix: str) -> tuple[str, ...]:
+    """The triggers by which a store's connection notes in ``table`` the
+    games it changes (their names begin with ``prefix``)."""
+    note = f"INSERT OR IGNORE INTO {table} (game_id) VALUES ({{}});"
+    return (
+        *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_{event.lower()} AFTER {event} ON main.games "
+          f"BEGIN {note.format(row)} END" for event, row in (("INSERT", "NEW.id"), ("DELETE", "OLD.id"))),
+        # (what the statistics read of a game's row, and its count of changes
+        # to its moves: its replay stamp and line digest, which the statistics
+        # themselves keep, leave it as it was counted)
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_update AFTER UPDATE OF {GAME_COLUMNS}, "
+        f"{LINE_CHANGES} ON main.games BEGIN {note.format('OLD.id')} {note.format('NEW.id')} END",
+        *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_events_{event.lower()} AFTER {event} ON main.events "
+          f"BEGIN {' '.join(note.format(row) for row in rows_of)} END"
+          for event, rows_of in (("INSERT", ("NEW.game_id",)), ("DELETE", ("OLD.game_id",)),
+                                 ("UPDATE", ("OLD.game_id", "NEW.game_id")))),
+    )
+
+
 TOUCHED = "stats_touched"
 """The table (of the connection's own, not the file's) in which a store's
 connection notes the ids of the games it changed since its statistics last
 read them."""
-_NOTE = f"INSERT OR IGNORE INTO {TOUCHED} (game_id) VALUES ({{}});"
-TOUCHED_TRIGGERS = (
-    *(f"CREATE TEMP TRIGGER IF NOT EXISTS stats_games_{event.lower()} AFTER {event} ON main.games "
-      f"BEGIN {_NOTE.format(row)} END" for event, row in (("INSERT", "NEW.id"), ("DELETE", "OLD.id"))),
-    # (what the statistics read of a game's row, and its count of changes
-    # to its moves: its replay stamp and line digest, which the statistics
-    # themselves keep, leave it as it was counted)
-    f"CREATE TEMP TRIGGER IF NOT EXISTS stats_games_update AFTER UPDATE OF {GAME_COLUMNS}, {LINE_CHANGES} "
-    f"ON main.games BEGIN {_NOTE.format('OLD.id')} {_NOTE.format('NEW.id')} END",
-    *(f"CREATE TEMP TRIGGER IF NOT EXISTS stats_events_{event.lower()} AFTER {event} ON main.events "
-      f"BEGIN {' '.join(_NOTE.format(row) for row in rows_of)} END"
-      for event, rows_of in (("INSERT", ("NEW.game_id",)), ("DELETE", ("OLD.game_id",)),
-                             ("UPDATE", ("OLD.game_id", "NEW.game_id")))),
-)
+TOUCHED_TRIGGERS = _touch_triggers(TOUCHED, "stats")
 """The triggers by which a store's connection notes the games it changes
 (in :data:`TOUCHED`): a game's row, or its log, whose places in it the
 statistics read. They run for this connection's changes only; another
 connection's show in ``PRAGMA data_version``, and then every game is read."""
+RECENT_TOUCHED = "recent_touched"
+"""As :data:`TOUCHED`, the games changed since the recent games' order
+last placed them (:class:`~terrace.storage.recent.RecentOrder`)."""
+RECENT_TRIGGERS = _touch_triggers(RECENT_TOUCHED, "recent")
+"""The triggers that note them (as :data:`TOUCHED_TRIGGERS`)."""
 SUMMARIES_KEPT = 4
 """For how many time zones a store keeps the statistics it found last
 (the web game's players name theirs: a few at a time)."""
@@ -1046,6 +1065,8 @@ class SqliteStore:
         self._stopping = threading.Event()
         """Set by :meth:`stop_waiting`: a write tries SQLite's lock no more,
         and the statistics check no more games."""
+        self._may_stop = False
+        """True while a statement that may stop midway runs (:meth:`_stoppable`)."""
         self.read_only = read_only
         self._remembered: Bounded[str, StoredGame] = Bounded(
             REMEMBERED_GAMES, REMEMBERED_MOVES, StoredGame.line_length, forgotten=self._forgotten)
@@ -1070,9 +1091,9 @@ class SqliteStore:
         self._data_version = -1
         self._tally: _Tally | None = None
         """What the last statistics found of each game (see :meth:`statistics`)."""
-        self._recent_found: tuple[tuple[int, int, int], list[int]] | None = None
-        """The recent games' order as last found, under what it was found
-        at (see :meth:`_recent_order`)."""
+        self._recent_found: tuple[int, RecentOrder] | None = None
+        """The recent games' order, kept game by game, with the data version
+        it was found at (see :meth:`_recent_order`)."""
         self._tally_lock = threading.Lock()
         """Held while the tally is brought up to date (the games it reads
         again are checked each in its own short read, as before)."""
@@ -1132,6 +1153,13 @@ class SqliteStore:
         opening does not check all of it again."""
         self._found_sound = False
         """True when the opening found the file sound (checked, or sealed)."""
+        self._whole: list[int] | None = None
+        """The file's state (:func:`~terrace.storage.findings.file_state`)
+        in which the whole file was found sound, by this store opened only
+        to read, no log or journal beside it, or by the statistics of one
+        before (:func:`~terrace.storage.findings.found_whole`)."""
+        self._whole_noted = False
+        """Whether :attr:`_whole` is in the note of what the statistics found."""
         self._holding_noted = False
         """Whether this store noted that it holds the file it found sound
         (:meth:`_note_holding`, at its first write: its log then holds something)."""
@@ -1179,6 +1207,7 @@ class SqliteStore:
         a write checks them first (see :meth:`_check_same_file`)."""
         self._opened = file_identity(self._file) if self._file is not None else None
         """The device and inode of the file SQLite opened."""
+        self._conn.set_progress_handler(self._stop_asked, STOP_LOOK_STEPS)
         if not read_only and self._file is not None:
             self._take_stamp(self._data_version_now())
             if self._stamp_folds is None:
@@ -1348,7 +1377,7 @@ class SqliteStore:
         if header is None and (held := emptied_since(path)) is not None:
             raise emptied(name, held.games)
         self._sealed = (header is not None and not nonempty(Path(f"{path}-journal"))
-                        and (held_open_sound(path) if header.has_wal else sealed_since(path)))
+                        and (held_open_sound(path) if header.has_wal else self._left_sound(path)))
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
@@ -1415,6 +1444,20 @@ class SqliteStore:
             if header is None:  # (SQLite says only "unable to open database file")
                 _check_folder_takes_a_file(path, name)
             raise sql_error(name, error) from None
+
+    def _left_sound(self, path: Path) -> bool:
+        """True when the file ``path`` (no log beside it) is as a store that
+        may write left it sound as it closed it
+        (:func:`~terrace.storage.held.sealed_since`), or as the statistics
+        of a store opened only to read found the whole of it sound
+        (:func:`~terrace.storage.findings.found_whole`: ``terrace stats``
+        on a file no store that may write closed, last written by an older
+        Terrace or the sqlite3 shell)."""
+        if sealed_since(path):
+            return True
+        self._whole = found_whole(path)
+        self._whole_noted = self._whole is not None
+        return self._whole_noted
 
     @staticmethod
     def _probe_header(path: Path, name: str, version: int) -> tuple[int, int]:
@@ -1526,6 +1569,8 @@ class SqliteStore:
         self._found_sound = self._sealed
         if self._sealed:
             return
+        file = self._file  # (its state before the check, for the statistics' note: _note_found)
+        before = file_state(file) if self.read_only and file is not None and not logged(file) else None
         conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
             found = [str(p) for (p,) in conn.execute(f"PRAGMA quick_check({CHECKED_PROBLEMS})")]
@@ -1535,6 +1580,7 @@ class SqliteStore:
         if broken:
             raise damaged(self._name, f"SQLite's check says: {broken[0]}")
         self._found_sound = found == ["ok"]
+        self._whole = before if self._found_sound else None
         if found != ["ok"]:
             log.warning("%s: some rows break the database's constraints (%s); a game with such "
                         "a row is treated as damaged", self._name, "; ".join(sorted(set(found))))
@@ -1658,8 +1704,7 @@ class SqliteStore:
         if self._emptied or not nonempty(self._file):
             note_held(self._file, None)
         elif games is not None:
-            sealed = self._found_sound and not any(nonempty(Path(f"{self._file}{side}"))
-                                             for side in ("-wal", "-journal"))
+            sealed = self._found_sound and not logged(self._file)
             note_held(self._file, games, sealed=sealed and games > 0)  # (a file of no game: forgotten)
 
     def _close_without_checkpoint(self) -> None:
@@ -1739,8 +1784,8 @@ class SqliteStore:
     # -- transactions -----------------------------------------------------
 
     @contextmanager
-    def _transaction(self, write: bool, action: str | None = None,
-                     wait: float | None = None) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, write: bool, action: str | None = None, wait: float | None = None,
+                     stoppable: bool = False) -> Iterator[sqlite3.Connection]:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock at once, so
         a revision read inside cannot go stale) or a read snapshot. A write
         that fails for want of space or permission is a
@@ -1755,12 +1800,15 @@ class SqliteStore:
         go on meanwhile; the other writes wait
         for it (:attr:`_writing`), away from the connection: forty writes
         taking turns at it kept a read of a game 2.2 s from it. A write that
-        only saves work later (``wait``: the statistics' stamps) waits less."""
+        only saves work later (``wait``: the statistics' stamps) waits less.
+        A ``stoppable`` one (the statistics') ends midway, raising
+        :class:`~terrace.storage.base.StoreStoppedError`, once the server
+        is stopping (:meth:`_stoppable`)."""
         deadline = time.monotonic() + (BUSY_TIMEOUT_SECONDS if wait is None else wait)
         if write and not self._writing.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise busy_error(self._name, action or "change")
         try:
-            with self._began(write, action, deadline) as conn:
+            with self._began(write, action, deadline) as conn, self._stoppable(stoppable):
                 yield conn
         finally:
             if write:
@@ -1791,10 +1839,32 @@ class SqliteStore:
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
+                if self._stopping.is_set() and error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT:
+                    raise StoreStoppedError(Reason(Refusal.STORE_STOPPING, name=self._name)) from None
                 change = (action or "change") if write else None
                 raise sql_error(self._name, error, change) from None
         finally:
             self._lock.release()
+
+    @contextmanager
+    def _stoppable(self, stoppable: bool) -> Iterator[None]:
+        """With ``stoppable``, have SQLite stop a statement run meanwhile
+        once the server is stopping (:meth:`_stop_asked`; its error is said
+        as :class:`~terrace.storage.base.StoreStoppedError` by
+        :meth:`_began`): the statistics' one read of every game and their
+        first write of what they found of each took seconds at 100,000
+        games, which a server stopped meanwhile waited out."""
+        self._may_stop = stoppable
+        try:
+            yield
+        finally:
+            self._may_stop = False
+
+    def _stop_asked(self) -> bool:
+        """SQLite's progress handler, asked every :data:`STOP_LOOK_STEPS`
+        of its steps: True stops the statement (only one the store lets
+        stop, :meth:`_stoppable`, once the server is stopping)."""
+        return self._may_stop and self._stopping.is_set()
 
     def _begin(self, write: bool, action: str | None, deadline: float) -> sqlite3.Connection:
         """Take this store's lock and begin a transaction on its connection
@@ -2065,15 +2135,17 @@ class SqliteStore:
         return games[0] if games else None
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
-        """The games played last, the latest first (:data:`~terrace.storage.rows.RECENT_ORDER`:
+        """The games played last, the latest first (:mod:`terrace.storage.recent`:
         in the order of the log, not of a clock put back). A game whose row
         and line still give its replay stamp (as the statistics check it)
         is read without a replay; its board is built when asked for. (The
         statistics dialog's list of 20 games of 20,000 moves each took 1.9 s
         on a server just started, replaying every one.) Any other game is
-        read as :meth:`get` reads it; a damaged one is left out and logged."""
+        read as :meth:`get` reads it; a damaged one is left out and logged.
+        A server that stops meanwhile ends it midway (the first read of
+        every game's place took 1.4 to 2.1 s of CPU at 100,000 games)."""
         games: list[StoredGame] = []
-        with self._transaction(write=False) as conn:
+        with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
             order = self._recent_order(conn, max(limit, 0))
             found_rows = {row[0]: row[1:] for row in conn.execute(
@@ -2097,16 +2169,27 @@ class SqliteStore:
         return games
 
     def _recent_order(self, conn: sqlite3.Connection, limit: int) -> list[int]:
-        """The rowids of :data:`~terrace.storage.rows.RECENT_ORDER`, as
-        found last while nothing was written since, by this connection
-        (its count of changes) or another (``PRAGMA data_version``): the
-        order reads every game's row and last change (1.4 to 2.1 s of CPU
-        at 100,000 games), and the statistics dialog asks for it each time
-        it opens."""
-        key = (self._data_version, conn.total_changes, limit)
-        if self._recent_found is None or self._recent_found[0] != key:
-            self._recent_found = (key, [r for (r,) in conn.execute(RECENT_ORDER, (limit,))])
-        return list(self._recent_found[1])
+        """The rowids of the ``limit`` games played last, the latest first
+        (:mod:`terrace.storage.recent`). Their order is kept: while no
+        other connection wrote (``PRAGMA data_version``), only the games
+        this store changed since are placed again (:data:`RECENT_TRIGGERS`);
+        every game was read and sorted again after each change (1.4 to 2.1
+        s of CPU at 100,000 games), and the statistics dialog asks for it
+        each time it opens."""
+        kept = self._recent_found
+        touched = (self._touched(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
+                   if kept is not None and kept[0] == self._data_version else None)
+        if kept is None or touched is None or not all(isinstance(t, str) for t in touched):
+            self._watch_changes(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
+            order = RecentOrder(Placed(*row) for row in conn.execute(RECENT_PLACES.format("")))
+            self._recent_found = kept = (self._data_version, order)
+        elif touched:
+            for game_id in touched:
+                kept[1].drop(game_id)
+            for row in conn.execute(RECENT_PLACES.format("WHERE id IN (SELECT value FROM json_each(?))"),
+                                    (json.dumps(sorted(touched)),)):
+                kept[1].put(Placed(*row))
+        return kept[1].top(limit)
 
     def _known_line(self, conn: sqlite3.Connection, row: tuple[Any, ...]) -> Line | None:
         """The line of the game of ``row`` (its id first, its revision
@@ -2214,20 +2297,21 @@ class SqliteStore:
         findings: list[tuple[Any, ...]] = []
         sound: dict[str, str] = {}
         told: _Told | None = None
-        with self._transaction(write=False) as conn:
+        with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
             trusted = self._lines_counted and lines_trusted(conn)
             layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
             # (whether the lines' counts are trusted changes only how a game
             # is checked, not what is found: the layout moves when it does)
             state = (self._data_version, layout, self._lines_counted)
-            touched = self._touched(conn) if tally is not None and tally.seen == state else None
+            touched = (self._touched(conn, TOUCHED, TOUCHED_TRIGGERS)
+                       if tally is not None and tally.seen == state else None)
             if touched is not None:
                 touched |= self._restudy
             self._restudy.clear()
             if tally is None or touched is None or not all(isinstance(t, str) for t in touched):
                 tally, touched = _Tally(state), None
-                self._watch_changes(conn)
+                self._watch_changes(conn, TOUCHED, TOUCHED_TRIGGERS)
             elif not touched:
                 return tally
             # (a file of schema 10, read as it stands, keeps no digests)
@@ -2299,9 +2383,27 @@ class SqliteStore:
                     sound[row[0]] = digests[row[0]]
         self._keep_stamps(earned, checked, None if trusted else layout)
         self._keep_found(findings, read_at, whole=touched is None and not cached)
-        if digests is not None and unsure and self._file is not None:
-            note_sound(self._file, [layout, FOUND_VERSION], sound)
+        self._note_found(None if digests is None or not unsure else ([layout, FOUND_VERSION], sound))
         return tally
+
+    def _note_found(self, found: tuple[list[int], dict[str, str]] | None) -> None:
+        """Note, for a store opened only to read, the games its statistics
+        found sound (``found``: under which layout and versions, and
+        each game's digest; None: nothing new) and the state in which it
+        found the whole file sound, while the file is in it still (no log
+        or journal beside it): the next ``terrace stats`` does not check
+        the whole file again (:meth:`_check_file`: 1.3 s of CPU at 20,000
+        games). Only the statistics note it: ``terrace export``, which
+        also opens the file only to read, writes nothing."""
+        if not self.read_only or self._file is None:
+            return
+        whole = self._whole if self._whole is not None and not logged(self._file) else None
+        whole = whole if whole is not None and file_state(self._file) == whole else None
+        if found is not None:
+            note_sound(self._file, *found, whole=whole)
+        elif whole is not None and not self._whole_noted:
+            note_whole(self._file, whole)
+        self._whole_noted = whole is not None
 
     def _take_noted(self, rows: list[Any], layout: int) -> dict[Any, str] | None:
         """For a store opened only to read a file it reads as it stands (not
@@ -2357,7 +2459,7 @@ class SqliteStore:
         if not found or self.read_only or self.schema_version < FOUND_SINCE:
             return
         try:
-            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN, stoppable=True) as conn:
                 conn.executemany(f"DELETE FROM {FOUND} WHERE game_id = ?",
                                  [entry[:1] for entry in found if entry[1] != _SOUND])
                 found = [entry for entry in found if entry[1] == _SOUND]
@@ -2379,28 +2481,29 @@ class SqliteStore:
         found = conn.execute("SELECT 1 FROM sqlite_temp_schema WHERE name = ?", (TOUCHED,)).fetchone()
         return found is not None
 
-    def _watch_changes(self, conn: sqlite3.Connection) -> None:
-        """Have this connection note the games it changes from now on
-        (:data:`TOUCHED_TRIGGERS`), with none noted yet; a store opened only
+    def _watch_changes(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> None:
+        """Have this connection note in ``table`` the games it changes from
+        now on (by ``triggers``: :data:`TOUCHED_TRIGGERS`,
+        :data:`RECENT_TRIGGERS`), with none noted yet; a store opened only
         to read changes none."""
         if self.read_only:
             return
-        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (game_id PRIMARY KEY)",
-                          *TOUCHED_TRIGGERS, f"DELETE FROM {TOUCHED}"):
+        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {table} (game_id PRIMARY KEY)",
+                          *triggers, f"DELETE FROM {table}"):
             conn.execute(statement)
 
-    def _touched(self, conn: sqlite3.Connection) -> set[Any] | None:
-        """The ids of the games this store changed since the statistics
-        last read them (taken: noted no more), or None when that is not
-        known (the notes were never started, or one of their triggers
+    def _touched(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> set[Any] | None:
+        """The ids of the games this store changed since it last took them
+        from ``table`` (taken: noted no more), or None when that is not
+        known (the notes were never started, or one of their ``triggers``
         is gone: every game is read)."""
         if self.read_only:
             return set()
         found = {name for (name,) in conn.execute("SELECT name FROM sqlite_temp_schema")}
-        if TOUCHED not in found or not {_trigger_name(sql) for sql in TOUCHED_TRIGGERS} <= found:
+        if table not in found or not {_trigger_name(sql) for sql in triggers} <= found:
             return None
-        touched = {game_id for (game_id,) in conn.execute(f"SELECT game_id FROM {TOUCHED}")}
-        conn.execute(f"DELETE FROM {TOUCHED}")
+        touched = {game_id for (game_id,) in conn.execute(f"SELECT game_id FROM {table}")}
+        conn.execute(f"DELETE FROM {table}")
         return touched
 
     def _by_digest(self, rows: list[Any], unsure: set[Any]) -> dict[Any, int]:
@@ -2443,7 +2546,7 @@ class SqliteStore:
         try:
             # (another program's write lock is not waited out: the statistics
             # waited for it, 11.3 s, for stamps the next statistics store)
-            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN, stoppable=True) as conn:
                 conn.executemany(
                     "UPDATE games SET replay_stamp = ? WHERE id = ? AND revision = ?",
                     stamps,
