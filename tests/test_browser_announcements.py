@@ -228,13 +228,13 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
         status=502, body="<html>Bad gateway</html>", headers={"content-type": "text/html"})
     page.route("**/hint", bad_gateway)
     page.locator("#btn-hint").click()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert "error 502" in alert.inner_text()
     page.clock.run_for(8_000)  # (what the test waited at most: the page's clock, not ours)
     page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
     assert alert.text_content() == ""
     page.locator("#btn-hint").click()  # (fails again, then a hint: quiet, it is said by the prompt)
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert alert.text_content() != ""
     page.unroute("**/hint")
     ask_hint(page, by_key=True)
@@ -342,7 +342,7 @@ def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_g
     why.wait_for()
     words = why.inner_text()
     page.keyboard.press("0")  # (no pile 10: a toast, and a key hides the bubble)
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert prompt.inner_text() == NO_PILE_10
     page.clock.run_for(8_000)
     page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
