@@ -1079,3 +1079,25 @@ def test_a_phone_turned_upright_lays_out_its_toolbar_and_board_as_one_opened_upr
     assert_fits(page)
     assert page.locator(".actions.overfull").count() == 0
 
+
+CORNER = """(card) => {
+  const box = card.getBoundingClientRect();
+  const corner = card.querySelector('.corner').getBoundingClientRect();
+  const share = (x) => Math.round(100 * (x - box.left) / box.width);
+  return [share(corner.left), share(corner.right)];
+}"""
+"""Where a card's lower corner index starts and ends across the card, in
+hundredths of its width."""
+
+
+def test_the_terrace_card_shows_its_lower_corner_as_every_card_does(api: Api, open_game: Any) -> None:
+    """The exposed card of the terrace had its lower index stretched across
+    the card (the rules for the terrace's narrow strips gave it a left as
+    well as its right), its rank in the middle under its suit, which the big
+    suit hid: General's Patience's 6♠ read as a lone 9 under a spade at
+    1920x1080. It sits in the corner, as a pile's card's does."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    page = open_game(game, viewport={"width": 1920, "height": 1080})
+    left, right = page.locator("#board .reserve .card.exposed").evaluate(CORNER)
+    assert right == page.locator("#board .tpile > .card").last.evaluate(CORNER)[1]
+    assert left > 50, left
