@@ -1101,3 +1101,33 @@ def test_the_terrace_card_shows_its_lower_corner_as_every_card_does(api: Api, op
     left, right = page.locator("#board .reserve .card.exposed").evaluate(CORNER)
     assert right == page.locator("#board .tpile > .card").last.evaluate(CORNER)[1]
     assert left > 50, left
+
+
+DEAL_SHOWN = """(title) => {
+  // whether the title's last letter lies inside its box (not cut off), and
+  // how much of the title is cut (its whole width past the room it has)
+  const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+  let last = null;
+  while (walker.nextNode()) last = walker.currentNode;
+  const letter = document.createRange();
+  letter.setStart(last, last.length - 1);
+  letter.setEnd(last, last.length);
+  const parts = [...title.children];
+  const whole = parts.length
+    ? parts.reduce((sum, part) => sum + Math.max(part.scrollWidth, part.getBoundingClientRect().width), 0)
+    : title.scrollWidth;
+  return [letter.getBoundingClientRect().right <= title.getBoundingClientRect().right + 0.5,
+    Math.round(whole - title.clientWidth)];
+}"""
+
+
+def test_a_title_cut_short_keeps_its_deal(api: Api, open_game: Any) -> None:
+    """At 1280x720 in German the header's buttons leave the game's title
+    174 px: "General's Patience · …" hid which deal it was. The name is cut
+    short now, the deal shown whole, in either language."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    page = open_game(game, viewport={"width": 1280, "height": 720}, locale="de-DE")
+    title = page.locator("#game-title")
+    shown, cut = title.evaluate(DEAL_SHOWN)
+    assert cut > 0 and shown, cut  # (the case tested: the title does not fit)
+    assert title.inner_text() == "General's Patience · Spiel 5"

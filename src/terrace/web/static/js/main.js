@@ -269,9 +269,15 @@ function keepFocusNear(button) {
 
 // The game's name in the header: its variant and deal.
 function gameTitle(game) {
+  return gameTitleParts(game).join("");
+}
+
+// The game's name and its deal's, as the header shows them (menu.js:
+// keepDealInSight cuts the name short, never the deal).
+function gameTitleParts(game) {
   // (rules changed by hand: said as the statistics count them)
   const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
-  return `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  return [`${game.title}${custom}`, ` · ${t("counter.deal")} ${game.deal_number ?? "–"}`];
 }
 
 let drawing = false;  // draw() is setting the prompt: it fits the board itself
@@ -289,9 +295,9 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  const title = gameTitle(game);
-  if ($("#game-title").textContent !== title) {
-    $("#game-title").textContent = title;
+  const [name, deal] = gameTitleParts(game);
+  if ($("#game-title").textContent !== name + deal) {
+    $("#game-title").replaceChildren(el("span", { class: "game-name", text: name }), el("span", { class: "game-deal", text: deal }));
     foldCrowdedHeader();  // (a longer title may leave the buttons no room beside it)
   }
   const replay = Boolean(game.replay);
