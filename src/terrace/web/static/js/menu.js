@@ -83,9 +83,10 @@ function keepDealInSight(header) {
   if (!name || !deal) return;
   // (a shorter name leaves the header's flex a shorter title, 177 px at
   // first and 174 px then: cut again until it fits, a few times at most)
-  for (let round = 0; round < 4 && title.scrollWidth > title.clientWidth + 1; round += 1) {
+  // (a pixel to spare: the title's own ellipsis took a deal over by 0.8 px)
+  for (let round = 0; round < 4 && title.scrollWidth > title.clientWidth; round += 1) {
     const room = title.getBoundingClientRect().width - deal.getBoundingClientRect().width;
-    name.style.maxWidth = `${Math.max(0, Math.floor(room))}px`;
+    name.style.maxWidth = `${Math.max(0, Math.floor(room) - 1)}px`;
   }
 }
 
