@@ -442,7 +442,8 @@ def test_a_hint_keeps_to_the_line_of_play_and_says_why_on_request(api: Api, open
     the next move. Its line says it in brief now, one line whatever the
     window from 1280x720 to 1920x1080 and the language, with the longest
     move (a card to foundation 16) and three-digit counts; Why? shows the
-    whole over the board, which does not move, and Escape takes it away."""
+    whole over the board, which does not move, and Escape takes it away.
+    A hint to undo to a win (two sentences, two lines) is said in brief too."""
     game = api.play(api.new(variant="empress-of-italy", deal_number=3), "c1")
     answer = {"kind": "sampled", "fair": True, "move": "t10f16", "source": "t10", "target": "f16",
               "wins": 127, "samples": 128, "undecided": 1, "line": [], "face_down": None}
@@ -479,3 +480,9 @@ def test_a_hint_keeps_to_the_line_of_play_and_says_why_on_request(api: Api, open
     page.locator("#btn-hint").click()
     page.locator("#prompt", has_text="123").wait_for()
     assert page.evaluate(PLACES) == played["de"]
+    # no move forward, a win some moves back: two sentences, in brief too
+    answer.update(move=None, source=None, target=None, why="win-behind", back=12)
+    page.locator("#btn-hint").click()
+    page.locator("#prompt", has_text="Nimm 12 Züge zurück").wait_for()
+    assert page.evaluate(PLACES) == played["de"]
+    assert "Jeder Gewinnweg, den der Löser fand" in hint_words(page)

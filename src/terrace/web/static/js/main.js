@@ -894,8 +894,16 @@ async function askHint() {
     const why = backing(found);
     // (the end screen says that no winning line remains: no toast either,
     // which said it again and lay over the screen's buttons on a phone)
-    prompt(why, { said: !hopeless, notice: hopeless ? null : "info" });
-    return hopeless ? hideToast() : toast(why, "info", { quiet: true, prompted: true });
+    if (hopeless) {
+      prompt(why, { said: false });
+      return hideToast();
+    }
+    // (a win some moves back, in two sentences: in brief too, the whole behind Why?)
+    const lead = found.why === "win-behind" ? t("hint.short.noMove") : why;
+    const more = found.why === "win-behind"
+      ? { brief: t("hint.short.win-behind", { n: found.back, m: (found.line || []).length }), whole: why } : null;
+    prompt(lead, { spoken: why, notice: "info", more });
+    return toast(more ? `${lead} ${more.brief}` : why, "info", { quiet: true, prompted: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
