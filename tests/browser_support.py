@@ -294,5 +294,17 @@ def drag(page: Any, box: dict[str, float], to: dict[str, float], steps: int = 6)
     page.mouse.up()
 
 
+def hint_words(page: Any) -> str:
+    """The hint the prompt shows, whole: its move and all that backs it, as
+    a phone shows it and a screen reader hears it (a wider window shows the
+    backing in brief, the whole behind Why?: main.js promptHint)."""
+    words: str = page.evaluate("""() => {
+      const prompt = document.querySelector('#prompt');
+      const more = prompt.querySelector('#prompt-more');
+      return more ? `${prompt.firstChild.textContent} ${more.textContent}` : prompt.innerText;
+    }""")
+    return words
+
+
 def top(page: Any, pile: str) -> Any:
     return page.locator(f"[data-pile='{pile}'] > .card").last

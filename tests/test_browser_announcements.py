@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, settled, top, until
+from browser_support import Api, hint_words, settled, top, until
 from store_support import golden
 
 pytestmark = pytest.mark.browser
@@ -70,16 +70,18 @@ def ask_hint(page: Any, by_key: bool) -> None:
 def test_a_hint_is_heard_once_and_whole(api: Api, open_game: Any, locale: str, hint: str,
                                         backing: str) -> None:
     """Asked by key and by the button: the prompt and the toast show it, and
-    one live region says it, move and what backs it (the toast said it a
-    second time)."""
+    one live region says it, move and what backs it whole (the toast said it
+    a second time)."""
     game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
     page = open_game(game, locale=locale)
     listen(page)
     for by_key in (True, False):
         ask_hint(page, by_key)
-        shown = page.locator("#prompt").inner_text()
+        shown = hint_words(page)
         assert shown.startswith(hint) and backing in shown
-        assert page.locator("#toast.show").inner_text() == shown
+        # (the toast shows the prompt's line: the backing in brief, without its Why?)
+        why = page.locator("#prompt .prompt-more").inner_text()
+        assert f"{page.locator('#toast.show').inner_text()} {why}" == page.locator("#prompt").inner_text()
         page.locator("#said:not(:empty)").wait_for()  # (the same words again come back a moment later)
         said = heard(page)
         assert len(said) == 1 and said[0].startswith(hint) and said[0].endswith(shown[shown.index(backing):])
@@ -226,13 +228,13 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
         status=502, body="<html>Bad gateway</html>", headers={"content-type": "text/html"})
     page.route("**/hint", bad_gateway)
     page.locator("#btn-hint").click()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert "error 502" in alert.inner_text()
     page.clock.run_for(8_000)  # (what the test waited at most: the page's clock, not ours)
     page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
     assert alert.text_content() == ""
     page.locator("#btn-hint").click()  # (fails again, then a hint: quiet, it is said by the prompt)
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert alert.text_content() != ""
     page.unroute("**/hint")
     ask_hint(page, by_key=True)
@@ -340,7 +342,7 @@ def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_g
     why.wait_for()
     words = why.inner_text()
     page.keyboard.press("0")  # (no pile 10: a toast, and a key hides the bubble)
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert prompt.inner_text() == NO_PILE_10
     page.clock.run_for(8_000)
     page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)

@@ -134,7 +134,7 @@ def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> N
 
     page.route("**/hint", refuse(503, "<html><body>Service unavailable</body></html>", "text/html"))
     page.locator("#btn-hint").click()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert toast.inner_text() == "The server could not answer (error 503). Try again in a moment."
 
     page.route(STATS, lambda route: route.abort())
@@ -246,7 +246,7 @@ def test_failed_calls_in_german(api: Api, open_game: Any) -> None:
     page = open_game(game, locale="de-DE")
     page.route("**/hint", refuse(502, "<html>Bad gateway</html>", "text/html"))
     page.locator("#btn-hint").click()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     german = "Der Server konnte nicht antworten (Fehler 502). Versuche es gleich noch einmal."
     assert page.locator("#toast").inner_text() == german
     open_game.errors.clear()
@@ -257,7 +257,7 @@ def test_a_broken_game_answer_is_not_adopted(api: Api, open_game: Any) -> None:
     page = open_game(game)
     page.route("**/moves", refuse(200, "{}"))
     top(page, "t7").dblclick()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     text = page.locator("#toast").inner_text()
     no_raw_error(text)
     assert "cannot use" in text
@@ -315,7 +315,7 @@ def test_a_request_the_server_itself_refuses_is_said_so(api: Api, open_game: Any
     page = open_game(game)
     big_cookies(page, server)
     page.locator("[data-pile='stock']").click()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert page.locator("#toast").inner_text() == REFUSED.format(431)
     assert page.locator("body").get_attribute("data-moves") == "1"
     open_game.errors.clear()  # (the browser logs the refused call)

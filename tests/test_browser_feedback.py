@@ -364,7 +364,7 @@ def test_a_refusal_is_heard_with_the_cards_by_name(api: Api, open_game: Any, loc
     page.route("**/hint", lambda route: route.fulfill(
         status=409, content_type="application/json", body=json.dumps({"error": shown, "code": "x"})))
     page.locator("#btn-hint").click()
-    page.locator("#toast.show", has_text=shown[1:]).wait_for()
+    page.locator("#toast.show", has_text=shown[1:]).wait_for(state="attached")
     assert page.locator("#alert").text_content() == sentence(heard)
     open_game.errors.clear()  # (the browser's console reports the 409)
 
@@ -377,7 +377,7 @@ def test_a_double_click_on_a_piles_only_card_says_why_it_stays(api: Api, open_ga
     assert game["sources"]["t1"]["auto"] is None and list(game["sources"]["t1"]["targets"]) == ["t9"]
     page = open_game(game)
     top(page, "t1").dblclick()
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     said = page.locator("#toast").inner_text()
     assert said.startswith("This card is alone in its pile"), said
     settled(page)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled
+from browser_support import Api, hint_words, moves_seen, resize, settled
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
@@ -131,7 +131,7 @@ def test_the_hint_says_what_backs_it_and_counts_once(api: Api, open_game: Any) -
     page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/hint") else None)
     found = press_hint(page)
     assert found["fair"] is True and sent[-1]["peek"] is False
-    words = page.locator("#prompt").inner_text()
+    words = hint_words(page)
     assert "Does not look at face-down cards" in words
     if found["kind"] == "sampled":
         assert f"wins in {found['wins']} of {found['samples']} sampled stocks" in words
@@ -145,7 +145,7 @@ def test_the_hint_says_what_backs_it_and_counts_once(api: Api, open_game: Any) -
     page.locator("#dlg-settings button.close").click()
     found = press_hint(page)
     assert sent[-1]["peek"] is True and found["kind"] == "winnable"
-    assert f"proved winning line of {len(found['line'])} moves" in page.locator("#prompt").inner_text()
+    assert f"proved winning line of {len(found['line'])} moves" in hint_words(page)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["hints"] == 1 and stored["assisted"] is True
     # the statistics say so: a column, and the game in the list of recent games
@@ -160,7 +160,7 @@ def test_german_hint_words(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
     page = open_game(game, locale="de-DE", before_goto=assists("peek"))
     press_hint(page)
-    assert "bewiesenen Gewinnweg" in page.locator("#prompt").inner_text()
+    assert "bewiesenen Gewinnweg" in hint_words(page)
 
 
 def test_following_the_hint_never_goes_round_in_circles(api: Api, open_game: Any) -> None:
@@ -271,7 +271,7 @@ def test_face_down_cards_that_differ_only_in_suit_are_not_said_to_be_known(
     page = open_game(game, reduced_motion="reduce", locale=locale)
     found = press_hint(page)
     assert (found["fair"], found["kind"], found["face_down"]) == (True, "winnable", "alike")
-    assert page.locator("#prompt").inner_text().endswith(ALIKE[locale].format(n=len(found["line"])))
+    assert hint_words(page).endswith(ALIKE[locale].format(n=len(found["line"])))
 
 
 @pytest.mark.parametrize(("where", "locale", "words"), [
@@ -296,7 +296,7 @@ def test_once_nothing_is_hidden_the_hint_says_so(
     found = press_hint(page)
     assert (found["fair"], found["kind"]) == (True, "winnable")
     expected = words[locale].format(n=len(found["line"]))
-    assert page.locator("#prompt").inner_text().endswith(expected)
+    assert hint_words(page).endswith(expected)
     assert page.locator(".hint-src").count() == 1
 
 
@@ -345,9 +345,9 @@ def test_a_hints_toast_goes_with_its_move(api: Api, open_game: Any) -> None:
     moves_seen(page, 2)
     page.locator("#toast:not(.show)").wait_for(timeout=1_000)
     press_hint(page)
-    page.locator("#toast.show").wait_for()
+    page.locator("#toast.show").wait_for(state="attached")
     page.keyboard.press("Control+y")  # (nothing to redo: the refusal's toast replaces the hint's)
-    page.locator("#toast.show.error").wait_for()
+    page.locator("#toast.show.error").wait_for(state="attached")
     page.keyboard.press("Control+z")
     moves_seen(page, 1)
     page.locator("#toast:not(.show)").wait_for(timeout=1_000)  # (redo is possible now)
@@ -378,12 +378,14 @@ def test_no_verdicts_are_said_in_the_language_chosen_afterwards(api: Api, open_g
     assert "could not" not in prompt.inner_text()
 
 
-@pytest.mark.parametrize(("locale", "words"), [
-    ("en-GB", "wins in 1 of 1 sampled stock (a sampled stock counts as won when a winning line exists"),
-    ("de-DE", "gewinnt in 1 von 1 ausgelosten Reihenfolge des Vorrats (eine ausgeloste Reihenfolge zählt"),
+@pytest.mark.parametrize(("locale", "brief", "words"), [
+    ("en-GB", "Wins in 1 of 1 sampled stock (upper estimate).",
+     "wins in 1 of 1 sampled stock (a sampled stock counts as won when a winning line exists"),
+    ("de-DE", "Gewinnt in 1 von 1 ausgelosten Vorrat (obere Schätzung).",
+     "gewinnt in 1 von 1 ausgelosten Reihenfolge des Vorrats (eine ausgeloste Reihenfolge zählt"),
 ])
 def test_a_fair_hint_from_one_sampled_stock_says_it_in_the_singular(
-        api: Api, open_game: Any, locale: str, words: str) -> None:
+        api: Api, open_game: Any, locale: str, brief: str, words: str) -> None:
     """A fair hint short of time can rest on one sampled stock; it said
     "wins in 1 of 1 sampled stocks" ("von 1 ausgelosten Reihenfolgen")."""
     game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
@@ -400,5 +402,87 @@ def test_a_fair_hint_from_one_sampled_stock_says_it_in_the_singular(
     settled(page)
     found = press_hint(page)
     assert found["move"] and found["samples"] == 1
-    text = page.locator("#prompt").inner_text()
+    assert brief in page.locator("#prompt").inner_text()
+    text = hint_words(page)
     assert words in text, text
+
+
+DESKTOPS = [(1280, 720), (1366, 768), (1440, 900), (1920, 1080)]
+"""Laptop and desktop windows, the smallest first."""
+
+PLACES = """() => {
+  const prompt = document.querySelector('#prompt');
+  const why = prompt.querySelector('.prompt-more');
+  const first = document.createRange();
+  first.setStart(prompt.firstChild, 0);
+  first.setEnd(prompt.firstChild, 1);
+  const oneLine = !why || why.getBoundingClientRect().top < first.getBoundingClientRect().bottom;
+  return [document.querySelector('#board').getBoundingClientRect().top,
+    document.querySelector('#board .card').getBoundingClientRect().height,
+    prompt.getBoundingClientRect().height, oneLine];
+}"""
+"""Where the board starts, a card's height, the prompt's height, and
+whether its Why? is in the line of its first letter."""
+
+
+def places_by_language(page: Any) -> dict[str, list[float]]:
+    """PLACES in English and in German."""
+    seen = {}
+    for language in ("en", "de"):
+        page.locator("#lang").select_option(language)
+        page.locator(f"html[lang='{language}']").wait_for(state="attached")
+        seen[language] = page.evaluate(PLACES)
+    return seen
+
+
+def test_a_hint_keeps_to_the_line_of_play_and_says_why_on_request(api: Api, open_game: Any) -> None:
+    """A fair hint's backing, the estimate's words, took two lines in
+    English and three in German at 1280x720 (as at 1920x1080): the
+    board moved down 16-34 px and its cards shrank at each hint, and back at
+    the next move. Its line says it in brief now, one line whatever the
+    window from 1280x720 to 1920x1080 and the language, with the longest
+    move (a card to foundation 16) and three-digit counts; Why? shows the
+    whole over the board, which does not move, and Escape takes it away.
+    A hint to undo to a win (two sentences, two lines) is said in brief too."""
+    game = api.play(api.new(variant="empress-of-italy", deal_number=3), "c1")
+    answer = {"kind": "sampled", "fair": True, "move": "t10f16", "source": "t10", "target": "f16",
+              "wins": 127, "samples": 128, "undecided": 1, "line": [], "face_down": None}
+
+    def fixed(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
+
+    page = open_game(game, viewport={"width": 1280, "height": 720},
+                     before_goto=lambda p: p.route("**/hint", fixed))
+    settled(page)
+    played = places_by_language(page)
+    page.locator("#btn-hint").click()
+    page.locator(".hint-src").wait_for()
+    assert places_by_language(page) == played
+    for width, height in DESKTOPS[1:]:
+        resize(page, width, height)
+        assert [one for *_, one in places_by_language(page).values()] == [True, True], (width, height)
+    prompt = page.locator("#prompt")
+    line = "Tipp: Lege 8♥ von Stapel 10 auf Zielstapel 16. Gewinnt in 127 von 128 ausgelosten Vorräten"
+    assert prompt.inner_text().startswith(line)
+    more = page.locator("#prompt-more")
+    assert more.is_hidden()
+    before = page.evaluate(PLACES)
+    prompt.locator(".prompt-more").click()
+    assert "eine obere Schätzung, nicht deine Gewinnchance" in more.inner_text()
+    box = more.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1920
+    assert page.evaluate(PLACES) == before
+    page.keyboard.press("Escape")
+    assert more.is_hidden() and prompt.locator(".prompt-more").get_attribute("aria-expanded") == "false"
+    # allowed to peek (the answer says so): a proved line of three-digit length
+    answer.update(kind="winnable", fair=False, line=["s"] * 123)
+    resize(page, 1280, 720)
+    page.locator("#btn-hint").click()
+    page.locator("#prompt", has_text="123").wait_for()
+    assert page.evaluate(PLACES) == played["de"]
+    # no move forward, a win some moves back: two sentences, in brief too
+    answer.update(move=None, source=None, target=None, why="win-behind", back=12)
+    page.locator("#btn-hint").click()
+    page.locator("#prompt", has_text="Nimm 12 Züge zurück").wait_for()
+    assert page.evaluate(PLACES) == played["de"]
+    assert "Jeder Gewinnweg, den der Löser fand" in hint_words(page)

@@ -1051,7 +1051,7 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     assert played == "2" and page.locator(".card.selected").count() == 0
     page.locator("[data-pile='stock']").focus()
     page.keyboard.press("F")
-    page.wait_for_selector("#toast.show")
+    page.wait_for_selector("#toast.show", state="attached")
     assert page.locator("#toast").text_content().startswith("F sends a card home: select one first")
     settled(page)
     assert page.evaluate("document.body.dataset.moves") == "2"
@@ -1140,13 +1140,13 @@ def test_a_foundations_card_is_never_sent_to_a_foundation(api: Api, open_game: A
     for key, pile in (("f", "f2"), ("Enter", "stock")):
         page.locator(f"[data-pile='{pile}']").focus()
         page.keyboard.press(key)
-        page.wait_for_selector("#toast.show", timeout=5000)
+        page.wait_for_selector("#toast.show", state="attached", timeout=5000)
         assert page.locator("#toast").inner_text().startswith(home), key
         assert page.locator("[data-pile='f2'] > .card.selected").count() == 1, key
         page.evaluate("document.querySelector('#toast').className = 'toast'")
     page.keyboard.press("Escape")
     page.locator("[data-pile='f2'] > .card").last.drag_to(page.locator("[data-pile='f3']"))
-    page.wait_for_selector("#toast.show", timeout=5000)
+    page.wait_for_selector("#toast.show", state="attached", timeout=5000)
     assert page.locator("#toast").inner_text().startswith(home)
     settled(page)
     assert page.locator("#why").is_hidden()
@@ -1167,7 +1167,7 @@ def test_a_pile_key_beyond_the_piles_says_there_is_no_such_pile(api: Api, open_g
         if selected:
             page.keyboard.press(selected)
         page.keyboard.press("0")
-        page.wait_for_selector("#toast.show", timeout=5000)
+        page.wait_for_selector("#toast.show", state="attached", timeout=5000)
         said = page.locator("#toast").inner_text()
         assert said == "There is no pile 10 in this game: its piles run from 1 to 9.", said
         assert page.locator("[data-pile='t8'] > .card.selected").count() == (1 if selected else 0)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, press_on, resize, settled, top, until
+from browser_support import Api, hint_words, moves_seen, press_on, resize, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -715,21 +715,26 @@ def test_the_marks_of_empty_piles_can_be_read(api: Api, open_game: Any) -> None:
 def test_a_longer_prompt_fits_the_board_again(
     api: Api, open_game: Any, locale: str, width: int, height: int
 ) -> None:
-    """A hint's prompt takes a line more than the prompt of play (German, on
-    a desktop; English on a phone): with tall piles, fanned into the room
-    the short prompt left, the board was not fitted again, its lowest cards
-    ran off the bottom of the window and the page scrolled."""
+    """A refusal the prompt keeps takes a line more than the prompt of play
+    (German, on a desktop), as a hint does on a phone (which says what backs
+    it whole): with tall piles, fanned into the room the short prompt left,
+    the board was not fitted again, its lowest cards ran off the bottom of
+    the window and the page scrolled."""
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
-    options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
+    phone = width < 500
+    options = PHONE if phone else {"viewport": {"width": width, "height": height}}
     tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}
     page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), locale=locale, **options)
     assert_fits(page)
     lines = page.evaluate("document.querySelector('#prompt').offsetHeight")
+    if not phone:  # (the page's longest words: a request refused as too large)
+        page.route("**/hint", lambda route: route.fulfill(status=431, body=""))
     page.keyboard.press("h")
-    page.locator(".hint-src").wait_for()
+    page.locator(".hint-src" if phone else "#prompt.notice.error").wait_for()
     page.locator("#btn-hint:not([aria-busy])").wait_for()
     assert page.evaluate("document.querySelector('#prompt').offsetHeight") > lines  # (the case tested)
     assert_fits(page)
+    open_game.errors.clear()  # (the browser's console reports the 431)
 
 
 COVERED = """(selector) => {
@@ -771,18 +776,22 @@ def test_a_hint_that_proves_the_loss_leaves_the_end_notice_uncovered(
 
 
 @pytest.mark.parametrize(("locale", "viewport"), [("en-GB", {"width": 390, "height": 844}),
-                                                 ("de-DE", {"width": 844, "height": 390})])
-def test_on_a_phone_a_hint_or_a_refusal_covers_neither_the_prompt_nor_a_card(
+                                                 ("de-DE", {"width": 844, "height": 390}),
+                                                 ("de-DE", {"width": 1280, "height": 720})])
+def test_a_hint_or_a_refusal_covers_neither_the_prompt_nor_a_card(
     api: Api, open_game: Any, locale: str, viewport: dict[str, int]
 ) -> None:
     """A hint's toast lay over the prompt of an upright phone (which says
     the hint too), and a long refusal's over the lowest cards of a phone
-    held sideways: the prompt shows them alone, whole, in the toast's
-    colours, and the board is fitted below it."""
+    held sideways, as over the last cards of three piles at 1280x720 (for
+    3.5-4.5 s): the prompt shows them alone, whole (a hint's backing in
+    brief on a laptop, Why? showing the rest), in the toast's colours, and
+    the board is fitted below it."""
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
     tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}
+    phone = viewport["width"] < 1000
     page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), locale=locale,
-                     **{**PHONE, "viewport": viewport})
+                     **({**PHONE, "viewport": viewport} if phone else {"viewport": viewport}))
     prompt = page.locator("#prompt")
     for kind in ("info", "error"):
         if kind == "error":  # (the page's longest words: a request refused as too large)
@@ -792,7 +801,11 @@ def test_on_a_phone_a_hint_or_a_refusal_covers_neither_the_prompt_nor_a_card(
         settled(page)
         until(lambda: page.locator("#toast").evaluate("(t) => t.getAnimations().length === 0"))
         assert prompt.get_attribute("class") == f"prompt notice {kind}", kind
-        assert prompt.inner_text() == page.locator("#toast").text_content()
+        # (the toast's words, a hint's backing whole in place of its brief on a phone)
+        shown = page.locator("#toast").text_content()
+        if kind == "info":
+            shown = hint_words(page) if phone else f"{shown} {prompt.locator('.prompt-more').inner_text()}"
+        assert prompt.inner_text() == shown
         assert prompt.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "clipped"
         assert page.evaluate(COVERED, "#prompt, #board .tpile > .card:last-child") == [], kind
         assert_fits(page)
@@ -1065,3 +1078,61 @@ def test_a_phone_turned_upright_lays_out_its_toolbar_and_board_as_one_opened_upr
     resize(page, 360, 640)
     assert_fits(page)
     assert page.locator(".actions.overfull").count() == 0
+
+
+CORNER = """(card) => {
+  const box = card.getBoundingClientRect();
+  const corner = card.querySelector('.corner').getBoundingClientRect();
+  const share = (x) => Math.round(100 * (x - box.left) / box.width);
+  return [share(corner.left), share(corner.right)];
+}"""
+"""Where a card's lower corner index starts and ends across the card, in
+hundredths of its width."""
+
+
+def test_the_terrace_card_shows_its_lower_corner_as_every_card_does(api: Api, open_game: Any) -> None:
+    """The exposed card of the terrace had its lower index stretched across
+    the card (the rules for the terrace's narrow strips gave it a left as
+    well as its right), its rank in the middle under its suit, which the big
+    suit hid: General's Patience's 6♠ read as a lone 9 under a spade at
+    1920x1080. It sits in the corner, as a pile's card's does."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    page = open_game(game, viewport={"width": 1920, "height": 1080})
+    left, right = page.locator("#board .reserve .card.exposed").evaluate(CORNER)
+    assert right == page.locator("#board .tpile > .card").last.evaluate(CORNER)[1]
+    assert left > 50, left
+
+
+DEAL_SHOWN = """(title) => {
+  // whether the title's last letter lies inside its box (not cut off), and
+  // how much of the title is cut (its whole width past the room it has)
+  const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+  let last = null;
+  while (walker.nextNode()) last = walker.currentNode;
+  const letter = document.createRange();
+  letter.setStart(last, last.length - 1);
+  letter.setEnd(last, last.length);
+  const parts = [...title.children];
+  const whole = parts.length
+    ? parts.reduce((sum, part) => sum + Math.max(part.scrollWidth, part.getBoundingClientRect().width), 0)
+    : title.scrollWidth;
+  const inside = letter.getBoundingClientRect().right <= title.getBoundingClientRect().right + 0.01;
+  return [inside && title.scrollWidth <= title.clientWidth, Math.round(whole - title.clientWidth)];
+}"""
+
+
+def test_a_title_cut_short_keeps_its_deal(api: Api, open_game: Any) -> None:
+    """At 1280x720 in German the header's buttons leave the game's title
+    174 px: "General's Patience · …" hid which deal it was. The name is cut
+    short now, the deal shown whole."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    page = open_game(game, viewport={"width": 1280, "height": 720}, locale="de-DE")
+    title = page.locator("#game-title")
+    shown, cut = title.evaluate(DEAL_SHOWN)
+    assert cut > 0 and shown, cut  # (the case tested: the title does not fit)
+    assert title.inner_text() == "General's Patience · Spiel 5"
+    # (Empress of Italy's name, cut short, left the deal 0.8 px over: the
+    # title's own ellipsis took it)
+    page.goto(page.url.replace(game["id"], api.new(variant="empress-of-italy", deal_number=5)["id"]))
+    page.locator("#game-title", has_text="Empress").wait_for()
+    assert title.evaluate(DEAL_SHOWN)[0]

@@ -179,7 +179,8 @@ def test_the_chart_s_days_are_heard_with_their_figures(api: Api, open_game: Any,
 def test_the_game_on_the_table_is_said_so_not_offered_to_resume(api: Api, open_game: Any) -> None:
     """The recent games offered Resume for the game already on the table,
     which only closed the panel: that line says it is the current game (in
-    German too, as the page speaks); another game in play keeps Resume."""
+    German too, as the page speaks), level with the Replay beside it;
+    another game in play keeps Resume."""
     api.play(api.new(variant="terrace", deal_number=4532), "c2")
     page = open_game(api.play(api.new(variant="terrace", deal_number=4533), "c2"), locale="de-DE")
     page.locator("#btn-stats").click()  # (not folded into the menu at 1280 px since d933448c)
@@ -189,3 +190,8 @@ def test_the_game_on_the_table_is_said_so_not_offered_to_resume(api: Api, open_g
     assert on_table.locator(".buttons").inner_text().split("\n") == ["dein aktuelles Spiel", "Nachspielen"]
     assert on_table.get_by_role("button", name="Weiterspielen").count() == 0
     assert other.get_by_role("button", name="Weiterspielen").count() == 1
+    # (its words in the line of its Replay's: they sat 8 px above it, at the top of the row)
+    middles = on_table.evaluate("""(line) => [line.querySelector('.current'), line.querySelector('button')]
+      .map((node) => { const words = document.createRange(); words.selectNodeContents(node);
+        const box = words.getBoundingClientRect(); return box.top + box.height / 2; })""")
+    assert abs(middles[0] - middles[1]) <= 1, middles

@@ -251,8 +251,16 @@ def test_every_count_of_sampled_stocks_says_it_is_an_upper_estimate() -> None:
     assert {"hint.by.sampled", "hint.by.sampledUndecided.one", "coach.sampled"} <= set(counting)
     for language, words in STRINGS.items():
         for key in [*counting, "chances.fair", "chances.help"]:
-            assert "estimate" in _fields(words[key]), f"{language}: {key} does not say what its count is"
-    assert re.search(r'const SHARED = \{ estimate: "sampled.estimate" \}', I18N.read_text())
+            # (a hint's brief line says it in short, its Why? whole: hint.by.*)
+            brief = key.startswith("hint.short.")
+            estimate = "estimateShort" if brief else "estimate"
+            assert estimate in _fields(words[key]), f"{language}: {key} does not say what its count is"
+            if brief:
+                assert key.replace("hint.short.", "hint.by.") in counting, key
+    for language, phrase in {"en": "upper estimate", "de": "obere Schätzung"}.items():
+        assert STRINGS[language]["sampled.estimateShort"] == phrase
+    shared = r'const SHARED = \{ estimate: "sampled.estimate", estimateShort: "sampled.estimateShort" \}'
+    assert re.search(shared, I18N.read_text())
 
 
 def test_a_count_of_sampled_stocks_has_words_for_one() -> None:

@@ -111,6 +111,23 @@ const STRINGS = {
     "hint.by.sampledUndecided.one": "Does not look at face-down cards; wins in {wins} of 1 sampled stock, {undecided} undecided ({estimate}).",
     "sampled.estimate": "a sampled stock counts as won when a winning line exists for one who knows that order: an upper estimate, not your chance of winning",
     "hint.by.safe": "Does not look at face-down cards; a foundation move that is safe whatever the stock holds.",
+    "hint.short.winnable": "A proved winning line of {n} moves; this hint peeks at face-down cards.",
+    "hint.short.winnable.one": "A proved winning line of 1 move; this hint peeks at face-down cards.",
+    "hint.short.proved": "A proved winning line of {n} moves.",
+    "hint.short.proved.one": "A proved winning line of 1 move.",
+    "hint.short.sampled": "Wins in {wins} of {samples} sampled stocks ({estimateShort}).",
+    "hint.short.sampled.one": "Wins in {wins} of 1 sampled stock ({estimateShort}).",
+    "hint.short.sampledUndecided": "Wins in {wins} of {samples} sampled stocks, {undecided} undecided ({estimateShort}).",
+    "hint.short.sampledUndecided.one": "Wins in {wins} of 1 sampled stock, {undecided} undecided ({estimateShort}).",
+    "sampled.estimateShort": "upper estimate",
+    "hint.short.heuristic": "A rule of thumb, not a proof.",
+    "hint.short.furthest": "Not a proof: the line that got furthest.",
+    "hint.short.safe": "A foundation move, safe whatever the stock holds.",
+    "hint.short.only": "The only move to a new position.",
+    "hint.more": "Why?",
+    "hint.short.noMove": "No move forward:",
+    "hint.short.win-behind": "undo {n} moves to where a proved winning line of {m} moves starts.",
+    "hint.short.win-behind.one": "undo 1 move to where a proved winning line of {m} moves starts.",
     "hint.by.only": "Does not look at face-down cards; the only move that leads to a new position.",
     "hint.why.no-winning-line": "No hint: the solver proved that no winning line remains from here.",
     "hint.why.no-new-position": "No hint: every move returns to a position already reached in this game.",
@@ -477,6 +494,23 @@ const STRINGS = {
     "hint.by.sampledUndecided.one": "Sieht keine verdeckten Karten; gewinnt in {wins} von 1 ausgelosten Reihenfolge des Vorrats, {undecided} unentschieden ({estimate}).",
     "sampled.estimate": "eine ausgeloste Reihenfolge zählt als Sieg, wenn es für den, der sie kennt, einen Gewinnweg gibt: eine obere Schätzung, nicht deine Gewinnchance",
     "hint.by.safe": "Sieht keine verdeckten Karten; ein Zug auf einen Zielstapel, der bei jeder Reihenfolge des Vorrats sicher ist.",
+    "hint.short.winnable": "Ein bewiesener Gewinnweg von {n} Zügen; dieser Tipp sieht verdeckte Karten.",
+    "hint.short.winnable.one": "Ein bewiesener Gewinnweg von 1 Zug; dieser Tipp sieht verdeckte Karten.",
+    "hint.short.proved": "Ein bewiesener Gewinnweg von {n} Zügen.",
+    "hint.short.proved.one": "Ein bewiesener Gewinnweg von 1 Zug.",
+    "hint.short.sampled": "Gewinnt in {wins} von {samples} ausgelosten Vorräten ({estimateShort}).",
+    "hint.short.sampled.one": "Gewinnt in {wins} von 1 ausgelosten Vorrat ({estimateShort}).",
+    "hint.short.sampledUndecided": "Gewinnt in {wins} von {samples} ausgelosten Vorräten, {undecided} offen ({estimateShort}).",
+    "hint.short.sampledUndecided.one": "Gewinnt in {wins} von 1 ausgelosten Vorrat, {undecided} offen ({estimateShort}).",
+    "sampled.estimateShort": "obere Schätzung",
+    "hint.short.heuristic": "Eine Faustregel, kein Beweis.",
+    "hint.short.furthest": "Kein Beweis: der Weg, der am weitesten kam.",
+    "hint.short.safe": "Ein Zug auf einen Zielstapel, sicher bei jedem Vorrat.",
+    "hint.short.only": "Der einzige Zug zu einer neuen Stellung.",
+    "hint.more": "Warum?",
+    "hint.short.noMove": "Kein Zug nach vorn:",
+    "hint.short.win-behind": "Nimm {n} Züge zurück, dort beginnt ein bewiesener Gewinnweg von {m} Zügen.",
+    "hint.short.win-behind.one": "Nimm 1 Zug zurück, dort beginnt ein bewiesener Gewinnweg von {m} Zügen.",
     "hint.by.only": "Sieht keine verdeckten Karten; der einzige Zug zu einer neuen Stellung.",
     "hint.why.no-winning-line": "Kein Tipp: Der Löser hat bewiesen, dass von hier kein Gewinnweg mehr bleibt.",
     "hint.why.no-new-position": "Kein Tipp: Jeder Zug führt zu einer Stellung zurück, die es in diesem Spiel schon gab.",
@@ -814,8 +848,9 @@ export function count(value) {
 // "Tipp: Decke …", where English writes "Hint: turn …").
 // Phrases that several texts take in whole, by placeholder: each is
 // written once (a sampled count's "upper estimate": the hint, the coach
-// and the base cards' chances say it in the same words).
-const SHARED = { estimate: "sampled.estimate" };
+// and the base cards' chances say it in the same words; a hint's short
+// status line in short words, its Why? in the long ones).
+const SHARED = { estimate: "sampled.estimate", estimateShort: "sampled.estimateShort" };
 
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];

@@ -269,9 +269,15 @@ function keepFocusNear(button) {
 
 // The game's name in the header: its variant and deal.
 function gameTitle(game) {
+  return gameTitleParts(game).join("");
+}
+
+// The game's name and its deal's, as the header shows them (menu.js:
+// keepDealInSight cuts the name short, never the deal).
+function gameTitleParts(game) {
   // (rules changed by hand: said as the statistics count them)
   const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
-  return `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  return [`${game.title}${custom}`, ` · ${t("counter.deal")} ${game.deal_number ?? "–"}`];
 }
 
 let drawing = false;  // draw() is setting the prompt: it fits the board itself
@@ -289,9 +295,9 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  const title = gameTitle(game);
-  if ($("#game-title").textContent !== title) {
-    $("#game-title").textContent = title;
+  const [name, deal] = gameTitleParts(game);
+  if ($("#game-title").textContent !== name + deal) {
+    $("#game-title").replaceChildren(el("span", { class: "game-name", text: name }), el("span", { class: "game-deal", text: deal }));
     foldCrowdedHeader();  // (a longer title may leave the buttons no room beside it)
   }
   const replay = Boolean(game.replay);
@@ -313,7 +319,7 @@ function draw() {
   drawing = true;  // (the prompt set here is followed by the board, fitted below)
   try {
     // (a hint shown stays in the prompt, as its marks stay on the board)
-    if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false, notice: "info" });
+    if (app.hint && app.hint.found) promptHint(game, app.hint.found, { said: false });
     else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
     else if (app.notice) prompt(app.notice.text, { said: false });
     else prompt();
@@ -361,8 +367,11 @@ function playPrompt(game) {
 // the focus (they were heard twice). `spoken` is what a screen reader hears
 // for `text`, when that names cards by symbol ("7♠": "7 of spades").
 // `notice`: `text` is a message (a hint) shown as the kind of toast named,
-// as a refusal kept is (style.css: .prompt.notice).
-function prompt(text, { said = true, spoken = null, notice = null } = {}) {
+// as a refusal kept is (style.css: .prompt.notice). `more`: {brief, whole},
+// what `text` is followed by: `brief`, then a Why? button that shows
+// `whole` over the board (it takes no line of its own: the board does not
+// move); a phone shows `whole` in place of both (style.css).
+function prompt(text, { said = true, spoken = null, notice = null, more = null } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
@@ -389,7 +398,7 @@ function prompt(text, { said = true, spoken = null, notice = null } = {}) {
     else message = playPrompt(game);
   }
   const node = $("#prompt");
-  if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
+  if (said && (text || (!ended && promptShown !== message))) say(spoken || message);
   // (a refusal kept: marked as one, style.css: .prompt.notice)
   const kind = notice || (app.notice && message === app.notice.text ? app.notice.kind : null);
   // A prompt of more lines or fewer (a hint, a selected card; a German
@@ -397,10 +406,55 @@ function prompt(text, { said = true, spoken = null, notice = null } = {}) {
   // again (else the cards of tall piles ran off the bottom of the window).
   const height = drawing || dragging ? 0 : node.offsetHeight;
   node.className = kind ? `prompt notice ${kind}` : "prompt";
-  node.textContent = message;
+  // (the same words and Why? kept as they are: a Why? open stays open)
+  const words = more ? `${message} ${more.brief}\n${more.whole}` : message;
+  if (promptShown !== words) {
+    node.textContent = message;
+    if (more) node.append(" ", ...promptMore(more));
+    promptShown = words;
+  }
   holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
+
+// What the prompt shows: its words (and its `more`'s, a line below).
+let promptShown = "";
+
+// The brief words after the prompt's, its Why? button and the whole words
+// that shows.
+function promptMore({ brief, whole }) {
+  const short = document.createElement("span");
+  short.className = "prompt-brief";
+  short.textContent = brief;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "prompt-more";
+  button.textContent = t("hint.more");
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-controls", "prompt-more");
+  const more = document.createElement("span");
+  more.id = "prompt-more";
+  more.className = "prompt-more-text";
+  more.hidden = true;
+  more.textContent = whole;
+  button.addEventListener("click", () => openPromptMore(more.hidden));
+  return [short, " ", button, more];
+}
+
+// Show or hide the words behind the prompt's Why?; whether it was open.
+function openPromptMore(open) {
+  const more = $("#prompt-more");
+  if (!more) return false;
+  const was = !more.hidden;
+  more.hidden = !open;
+  $("#prompt .prompt-more").setAttribute("aria-expanded", String(open));
+  return was;
+}
+
+// (a press anywhere else closes it, as Escape does)
+document.addEventListener("pointerdown", (event) => {
+  if (!(event.target.closest && event.target.closest("#prompt"))) openPromptMore(false);
+});
 
 // The prompt's room never shrinks below the tallest prompt of play shown
 // in this stage of the game (`stage`: the game and whether its base card
@@ -793,6 +847,20 @@ function backing(found) {
   return t(`hint.by.${found.kind}`);
 }
 
+// What backs a hint with a move, in the few words of its status line (one
+// line at 1280 px in either language); `backing` gives the whole of it,
+// behind the line's Why?.
+function shortBacking(found) {
+  if (found.kind === "winnable") {
+    return t(found.fair ? "hint.short.proved" : "hint.short.winnable", { n: found.line.length });
+  }
+  if (found.kind === "sampled") {
+    const key = found.undecided ? "hint.short.sampledUndecided" : "hint.short.sampled";
+    return t(key, { wins: found.wins, samples: found.samples, n: found.samples, undecided: found.undecided });
+  }
+  return t(`hint.short.${found.kind}`);
+}
+
 // One hint at a time: while one is asked for (or waits its turn), further
 // presses of H or clicks on Hint are ignored, so that they do not queue up
 // (each takes a solve) and hold back the moves played after them.
@@ -826,21 +894,40 @@ async function askHint() {
     const why = backing(found);
     // (the end screen says that no winning line remains: no toast either,
     // which said it again and lay over the screen's buttons on a phone)
-    prompt(why, { said: !hopeless, notice: hopeless ? null : "info" });
-    return hopeless ? hideToast() : toast(why, "info", { quiet: true, prompted: true });
+    if (hopeless) {
+      prompt(why, { said: false });
+      return hideToast();
+    }
+    // (a win some moves back, in two sentences: in brief too, the whole behind Why?)
+    const lead = found.why === "win-behind" ? t("hint.short.noMove") : why;
+    const more = found.why === "win-behind"
+      ? { brief: t("hint.short.win-behind", { n: found.back, m: (found.line || []).length }), whole: why } : null;
+    prompt(lead, { spoken: why, notice: "info", more });
+    return toast(more ? `${lead} ${more.brief}` : why, "info", { quiet: true, prompted: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
   // (said once, by the prompt: the toast only shows it)
-  const text = hintText(game, found);
-  prompt(text, { spoken: hintText(game, found, cardName), notice: "info" });
-  toast(text, "info", { quiet: true, about: app.hint, prompted: true });
+  toast(promptHint(game, found), "info", { quiet: true, about: app.hint, prompted: true });
 }
 
-// A hint's move and what backs it, in the page's language (drawn again in
-// another language when the player switches); `name` names a card (cardName
-// for a screen reader).
-function hintText(game, found, name = cardLabel) {
+// A hint with a move in the prompt: its move and what backs it in a line
+// (the estimate's words of a fair hint took two lines in English and three
+// in German at 1280x720, the board pushed down 16-34 px and its cards
+// shrunk at every hint), the whole backing behind Why?. A screen reader
+// hears it all, cards by name. Returns the line.
+function promptHint(game, found, { said = true } = {}) {
+  const move = t("hint.move", { what: hintMove(game, found) });
+  const spoken = `${t("hint.move", { what: hintMove(game, found, cardName) })} ${backing(found)}`;
+  const more = { brief: shortBacking(found), whole: backing(found) };
+  prompt(move, { said, spoken, notice: "info", more });
+  return `${move} ${more.brief}`;
+}
+
+// A hint's move, in the page's language (drawn again in another language
+// when the player switches); `name` names a card (cardName for a screen
+// reader).
+function hintMove(game, found, name = cardLabel) {
   let what;
   if (found.move === "s") what = t("hint.draw");
   else if (found.move[0] === "c") {
@@ -854,7 +941,7 @@ function hintText(game, found, name = cardLabel) {
       to: found.target ? placeName(found.target) : "",
     });
   }
-  return `${t("hint.move", { what })} ${backing(found)}`;
+  return what;
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
@@ -1385,7 +1472,7 @@ function onKey(event) {
     deselect({ said: !game.draw });
     if (game.draw) play(game.draw);
   } else if (key === "Escape") {
-    deselect();
+    if (!openPromptMore(false)) deselect();
   } else if (lower === "h") {
     hint();
   } else {

@@ -65,10 +65,29 @@ const TITLE_LEAST = 10;  // ems: the least of a game's title shown beside the bu
 export function foldCrowdedHeader() {
   const header = document.querySelector(".bar");
   const toolbar = document.querySelector(".actions");
+  const name = header.querySelector(".game-name");
   toolbar.classList.remove("crowded", "overfull");
   document.documentElement.style.removeProperty("--toolbar-h");
+  if (name) name.style.maxWidth = "";  // (measured whole)
   foldIfCrowded(header, toolbar);
   wrapOverfull(header, toolbar);  // (what still does not fit, folded)
+  keepDealInSight(header);
+}
+
+// A game's title cut short loses the end of its name, never its deal:
+// "General's Patience · …" at 1280x720 in German hid which deal it was.
+function keepDealInSight(header) {
+  const title = header.querySelector(".game-title");
+  const name = title.querySelector(".game-name");
+  const deal = title.querySelector(".game-deal");
+  if (!name || !deal) return;
+  // (a shorter name leaves the header's flex a shorter title, 177 px at
+  // first and 174 px then: cut again until it fits, a few times at most)
+  // (a pixel to spare: the title's own ellipsis took a deal over by 0.8 px)
+  for (let round = 0; round < 4 && title.scrollWidth > title.clientWidth; round += 1) {
+    const room = title.getBoundingClientRect().width - deal.getBoundingClientRect().width;
+    name.style.maxWidth = `${Math.max(0, Math.floor(room) - 1)}px`;
+  }
 }
 
 function foldIfCrowded(header, toolbar) {

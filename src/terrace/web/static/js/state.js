@@ -123,9 +123,9 @@ function sayNow() {
 // going through the page later finds no stale message there.
 // `about`: what the message is about (a hint), for hideToast to hide it
 // only while it is still shown. `prompted`: the prompt shows the same words
-// (a hint, a refusal), so that a phone, upright or sideways, where the
-// toast lay over the prompt or the lowest cards, shows them there alone
-// (style.css: .toast.prompted). `kept`: a refusal the prompt keeps
+// (a hint, a refusal), which it then shows alone: the toast lay over the
+// lowest cards, or the prompt of an upright phone (style.css:
+// .toast.prompted). `kept`: a refusal the prompt keeps
 // (main.js: refuse), whose toast goes once the prompt moves on
 // (hideKeptToast). A tap on the toast takes it away.
 const KEPT = Symbol("kept in the prompt");
