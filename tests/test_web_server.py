@@ -489,7 +489,9 @@ def test_a_stop_while_a_move_waits_for_a_locked_database_answers_it(tmp_path: Pa
             took = server.stop()
             answer = _read_all(mover)
             mover.close()
-        assert server.proc.returncode == 0 and took < 2.0, took
+        # (the old code's traceback and 500 fail it below; the bound is loose for loaded machines:
+        # 2.0 s failed once beside the suite at load 10)
+        assert server.proc.returncode == 0 and took < 5.0, took
         assert server.stderr() == ""
     head, body = answer.split(b"\r\n\r\n", 1)
     assert head.startswith(b"HTTP/1.1 503 "), answer[:300]
