@@ -120,16 +120,23 @@ def compile_what_the_tests_import(modules: list[Path]) -> int:
     return imported
 
 
+SHARES = 6
+"""The test modules are rewritten in this many shares, taken in turn by the
+two processes once they are free (the imports, about half the work of the
+rewriting, go first): one process rewriting them all while the other
+imported took 14 s of wall time for 13 s of CPU."""
+
+
 def warm() -> None:
     """Write the bytecode the test processes will read, in two processes."""
     set_children_bytecode()
     prefix = os.environ.get("PYTHONPYCACHEPREFIX") or None
     modules = _test_modules()
     with ProcessPoolExecutor(2, initializer=_start_writing, initargs=(prefix,)) as pool:
-        rewritten = pool.submit(rewrite_test_modules, prefix, modules)
         imported = pool.submit(compile_what_the_tests_import, modules)
+        shares = [pool.submit(rewrite_test_modules, prefix, modules[i::SHARES]) for i in range(SHARES)]
         print(
-            f"bytecode: {rewritten.result()} test modules rewritten, "
+            f"bytecode: {sum(share.result() for share in shares)} test modules rewritten, "
             f"{imported.result()} modules imported, in {prefix or '__pycache__'}"
         )
 
