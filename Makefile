@@ -30,7 +30,11 @@ typecheck: $(VENV)/.installed-dev
 # default (load) the tests already handed to a process stay with it, and
 # the other waited idle at the end (132 s of a 3,017 s run measured).
 TEST_PROCESSES ?= auto
+# Before they start, the bytecode they all need (the test modules with their
+# asserts rewritten, terrace, what the tests import) is written once, where
+# each process of a fresh clone compiled it all again (tests/bytecode_cache.py).
 unit: $(VENV)/.installed-dev
+	@if [ "$(TEST_PROCESSES)" != 0 ]; then $(BIN)/python tests/bytecode_cache.py; fi
 	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist worksteal
 
 bench: $(VENV)/.installed

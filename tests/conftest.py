@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import os
 import random
-import stat
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -14,6 +13,7 @@ from contextlib import contextmanager
 import pytest
 
 from browser_support import api, browser, open_game, playwright_api, playwrights_loop, server, won_game  # noqa: F401  (the browser tests' fixtures)
+from bytecode_cache import set_children_bytecode
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.moves import Move
@@ -36,29 +36,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 
 
-def _bytecode_folder() -> str:
-    """A folder of this user's own for the bytecode of the tests' processes,
-    the same for every run (Python checks each file against its source)."""
-    folder = os.path.join(tempfile.gettempdir(), f"terrace-tests-pycache-{os.getuid()}")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.lstat(folder)
-    except OSError:
-        return tempfile.mkdtemp(prefix="terrace-tests-pycache-")
-    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022:
-        return folder
-    return tempfile.mkdtemp(prefix="terrace-tests-pycache-")  # (another's, or open to others)
-
-
-# With PYTHONDONTWRITEBYTECODE set, every Python process the tests start (a
-# server, the command line, the test processes of pytest-xdist) compiled all
-# of terrace from its source again: 0.8 s of CPU a start where 0.3 s do with
-# bytecode, over hundreds of starts, and each test process rewrote every test
-# module's asserts (about 10 s). Their bytecode goes to a folder of its own
-# instead (PYTHONPYCACHEPREFIX), which writes nothing into the checkout.
-if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = _bytecode_folder()
+set_children_bytecode()  # (their bytecode in a folder of its own: bytecode_cache.py)
 
 
 @pytest.hookimpl(hookwrapper=True)

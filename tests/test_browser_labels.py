@@ -65,16 +65,33 @@ def labels_whole(page: Any, where: str, *expected: str) -> None:
         assert name in found["seen"], (where, name, found["seen"])
 
 
+@pytest.fixture(scope="module")
+def won(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game won through the API once for this module's tests
+    (its 250 moves were played again for each of the ten sizes and
+    languages): a game of their own, which each makes the newest."""
+    line = WINNING_LINE
+    return api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+                    *line["moves"])
+
+
+def made_newest(api: Api, game: dict[str, Any]) -> dict[str, Any]:
+    """``game`` the most recently played again (its last move undone and
+    played again), so that the statistics' first Replay is its replay."""
+    assert api.client.post(f"/api/games/{game['id']}/undo", json={}).status_code == 200
+    again = api.client.post(f"/api/games/{game['id']}/redo", json={})
+    assert again.status_code == 200 and again.json()["status"] == "won", again.text
+    data: dict[str, Any] = again.json()
+    return data
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_no_button_s_label_wraps_or_is_cut(api: Api, open_game: Any, locale: str, width: int,
-                                           height: int) -> None:
+def test_no_button_s_label_wraps_or_is_cut(api: Api, open_game: Any, won: dict[str, Any], locale: str,
+                                           width: int, height: int) -> None:
     phone = width < 820
-    line = WINNING_LINE
-    won = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-                   *line["moves"])
-    page = open_game(won, locale=locale, viewport={"width": width, "height": height}, has_touch=phone,
-                     is_mobile=phone)
+    page = open_game(made_newest(api, won), locale=locale, viewport={"width": width, "height": height},
+                     has_touch=phone, is_mobile=phone)
     page.locator("dialog.end[open]").wait_for()
     labels_whole(page, "end notice", "btn-new", "btn-undo", "btn-hint")
     page.keyboard.press("Escape")

@@ -80,9 +80,10 @@ def test_the_statistics_opened_again_and_again_hold_nothing_more(api: Api, open_
 
 def test_a_long_game_by_keyboard_holds_no_more_than_a_short_one(api: Api, open_game: Any) -> None:
     """Eight decks and nine redeals (the largest board, and a stock to draw
-    from for hundreds of moves): a few hundred draws, undos and redos by
-    keyboard leave the page holding what it held after the first ones
-    (2,000 of them were measured by hand: no growth)."""
+    from for hundreds of moves): 140 draws, undos and redos by keyboard
+    leave the page holding what it held after the first 40 (2,000 of them
+    were measured by hand: no growth). A leak of 2 kB a move fails it, as
+    it failed the 240 moves this test made before for 600 kB."""
     game = api.play(api.new(variant="terrace", deal_number=7, options={"decks": 8, "redeals": 9}), "c1")
     page = open_game(game, reduced_motion="reduce")
     held = measure(page)
@@ -99,11 +100,12 @@ def test_a_long_game_by_keyboard_holds_no_more_than_a_short_one(api: Api, open_g
 
     play(40)
     before = held()
-    play(240)
+    play(100)
     after = held()
-    assert moves == 1 + 28 * 8  # (each ten keys: eight draws, an undo and a redo)
+    assert moves == 1 + 14 * 8  # (each ten keys: eight draws, an undo and a redo)
     assert after.listeners - before.listeners <= 3, (before, after)
     assert after.detached - before.detached < 150, (before, after)
     assert abs(after.nodes - before.nodes) < 100, (before, after)  # (the same board, other cards)
-    assert after.heap - before.heap < 600_000, (before, after)
+    # (the game's own move list grows: about 0.55 kB a move, 132 kB over 240)
+    assert after.heap - before.heap < 250_000, (before, after)
     assert page.evaluate("document.activeElement.dataset.pile") == "t1"

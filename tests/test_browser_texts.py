@@ -97,14 +97,21 @@ def test_a_foundation_names_its_next_card_in_words(
     assert empty.endswith(first), empty
 
 
-@pytest.mark.parametrize(("locale", "words"), [("en-GB", "winning line of 1 move ("),
-                                               ("de-DE", "Gewinnweg von 1 Zug (")])
-def test_a_winning_line_of_one_move_is_singular(api: Api, open_game: Any, locale: str, words: str) -> None:
-    """A hint that may look at face-down cards, one move before the win."""
+@pytest.fixture(scope="module")
+def one_move_before_the_win(api: Api) -> dict[str, Any]:
+    """WINNING_LINE's game played through the API but its last move, once
+    for both languages (249 moves; the hints they ask move nothing)."""
     line = WINNING_LINE
     game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
-    game = api.play(game, *line["moves"][:-1])
-    page = open_game(game, locale=locale, before_goto=lambda p: p.add_init_script(
+    return api.play(game, *line["moves"][:-1])
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en-GB", "winning line of 1 move ("),
+                                               ("de-DE", "Gewinnweg von 1 Zug (")])
+def test_a_winning_line_of_one_move_is_singular(open_game: Any, one_move_before_the_win: dict[str, Any],
+                                                locale: str, words: str) -> None:
+    """A hint that may look at face-down cards, one move before the win."""
+    page = open_game(one_move_before_the_win, locale=locale, before_goto=lambda p: p.add_init_script(
         "localStorage.setItem('terrace.assist.peek', 'on'); localStorage.setItem('terrace.autoplay', 'off')"))
     page.keyboard.press("h")
     page.locator("#prompt", has_text=words).wait_for(timeout=30_000)

@@ -437,7 +437,23 @@ def test_chances_say_which_samples_are_undecided() -> None:
     assert all(0 <= c["undecided"] <= c["tried"] - c["wins"] for c in decided["candidates"])
 
 
-def test_the_move_that_killed_the_terrace_bounds_the_search_and_is_named() -> None:
+def _stopped_after(monkeypatch: pytest.MonkeyPatch, probes: int) -> coach.Cancel:
+    """A ``cancel`` for find_loss that stops it at its probe number
+    ``probes + 1`` (counting its solver's calls): work counted, where a
+    budget of wall time does as much as the machine's load lets it."""
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(coach, "solve", counted)
+    return lambda: calls[0] > probes
+
+
+def test_the_move_that_killed_the_terrace_bounds_the_search_and_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """General's Patience deal 70: putting the waste card up at move 30
     leaves a terrace card that no foundation can ever take (the reserve
     schedule, from the cards in sight). The analysis names that move, and
@@ -447,15 +463,21 @@ def test_the_move_that_killed_the_terrace_bounds_the_search_and_is_named() -> No
     start = Board.from_number(70, get_rules("generals-patience"))
     moves = [Move.parse(text) for text in (DEAL_70_LINE + " wf s s s").split()]
     # (these positions stay undecided: the analysis probes them again and
-    # again until its budget runs out, so a longer one proves nothing more)
-    analysis = find_loss(start, moves, seconds=3, probe_nodes=20_000, fair=None)
+    # again, with more positions each time, until it is stopped. 60 probes
+    # try each of the 30 positions before the move, then again: 0.3 s of
+    # CPU, where a budget of 3 s of wall time made 100 or fewer)
+    cancel = _stopped_after(monkeypatch, 60)
+    analysis = find_loss(start, moves, seconds=60, probe_nodes=20_000, fair=None, cancel=cancel)
     assert analysis.probes and (analysis.terrace_dead, str(analysis.terrace_dead_move)) == (30, "wf")
-    assert analysis.high <= 30 and all(probe.step < 30 for probe in analysis.probes)
+    assert {probe.step for probe in analysis.probes} == set(range(30)) and analysis.high <= 30
     report = analysis.to_dict()
     assert (report["terrace_dead"], report["terrace_dead_move"]) == (30, "wf")
-    # A base card whose terrace is dead from the choice: move 1.
+    # A base card whose terrace is dead from the choice: move 1 (its fourth
+    # probe and later ones take seconds each).
     start = Board.from_number(61, get_rules("generals-patience"))
-    dead = find_loss(start, [Move.parse("c1"), Move.parse("s")], seconds=2, probe_nodes=20_000, fair=None)
+    cancel = _stopped_after(monkeypatch, 3)
+    dead = find_loss(start, [Move.parse("c1"), Move.parse("s")], seconds=60, probe_nodes=20_000, fair=None,
+                     cancel=cancel)
     assert (dead.terrace_dead, str(dead.terrace_dead_move), dead.high) == (1, "c1", 1)
 
 

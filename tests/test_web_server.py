@@ -165,13 +165,18 @@ def test_plain_requests_never_wait_behind_searches() -> None:
         # line, for their 60 s: no fixed wait is needed to see no more come)
         assert results == [503, 503]
         game = client.post("/api/games", json={"deal_number": 7}).json()
+        took = []
         for _ in range(5):
             started = time.perf_counter()
             assert client.get("/api/variants").status_code == 200
             moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0})
             assert moved.status_code == 200
             client.post(f"/api/games/{game['id']}/undo", json={})
-            assert time.perf_counter() - started < 1.0
+            took.append(time.perf_counter() - started)
+        # (the median of five rounds: a request held behind the searches
+        # waits their 60 s in every round, where a loaded machine's pause of
+        # a second, which failed a bound on each round, hits one or two)
+        assert sorted(took)[2] < 1.0, took
         server.stop()
         for thread in threads:
             thread.join(10)
