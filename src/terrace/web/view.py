@@ -207,7 +207,9 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     state = board.to_dict()
     counters = board.counters()
     # from what the player sees: the reserve schedule, whatever the stock holds
-    dead, fatal = dead_end(board) if board.status in (Status.PLAYING, Status.CHOOSING) else (False, [])
+    # (a lost game too, as the coach's analysis says it: lost at its deal,
+    # its terrace was dead at step 0)
+    dead, fatal = dead_end(board) if board.status is not Status.WON else (False, [])
     choices = [
         {"move": f"c{i}", "pile": f"t{i}", "card": card}
         for i, card in enumerate(state["candidates"], 1)
