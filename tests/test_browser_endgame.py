@@ -1105,3 +1105,31 @@ def test_the_end_screen_speaks_the_language_chosen_while_it_is_open(
     # (its figures stay, and its buttons work)
     end.get_by_role("button", name="Neues Spiel").click()
     page.locator("#dlg-new[open]").wait_for()
+
+
+def test_the_win_screen_times_a_win_played_through_the_api_as_the_statistics_do(
+    open_game: Any, won_game: dict[str, Any]
+) -> None:
+    """A win played through the API reports no playing time: the win
+    screen's Time said 0:00 while the statistics gave the same win's time,
+    from its first move to the win, as the fastest, 0:31. Both now give
+    the game's ``won_seconds`` (here as a first move 31.4 s before the win)."""
+    assert won_game["active_ms"] == 0 and won_game["won_seconds"] is not None
+
+    def timed(route: Any) -> None:
+        route.fulfill(json={**route.fetch().json(), "won_seconds": 31.4})
+
+    def fastest(route: Any) -> None:
+        data = route.fetch().json()
+        data["variants"][won_game["stats_key"]]["fastest_seconds"] = 31.4
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(f"**/api/games/{won_game['id']}", timed)
+        page.route(STATS, fastest)
+
+    page = open_game(won_game, before_goto=routes)
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    assert end.locator("[data-stat='time'] dd").inner_text() == "0:31"  # (before: 0:00)
+    assert "fastest win 0:31" in end.locator("[data-stat='best'] dd").inner_text()
