@@ -1133,3 +1133,15 @@ def test_the_win_screen_times_a_win_played_through_the_api_as_the_statistics_do(
     end.locator("[data-stat='best']").wait_for()
     assert end.locator("[data-stat='time'] dd").inner_text() == "0:31"  # (before: 0:00)
     assert "fastest win 0:31" in end.locator("[data-stat='best'] dd").inner_text()
+
+
+def test_a_game_lost_at_its_deal_says_its_terrace_was_dead(api: Api, open_game: Any) -> None:
+    """One pack, one pile, no candidates, a terrace of 50: deal 1 has no
+    move, and its terrace could never be played out (the game's
+    ``terrace_dead``, the coach's step 0); the prompt said only that no
+    move was left."""
+    game = api.new(variant="terrace", deal_number=1,
+                   options={"decks": 1, "piles": 1, "candidates": 0, "reserve": 50})
+    assert game["status"] == "lost" and game["terrace_dead"]
+    page = open_game(game)
+    until(lambda: "terrace could never be played out" in page.locator("#prompt").inner_text(), 3)
