@@ -272,13 +272,23 @@ def test_a_proved_loss_offers_give_up_or_undo(api: Api, open_game: Any) -> None:
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
     game = api.play(game, *record.moves[:-10])
-    # only a hint that may look at face-down cards can prove the loss (an assist)
-    page = open_game(game, before_goto=lambda p: p.add_init_script(
-        "localStorage.setItem('terrace.assist.peek', 'on')"))
+
+    def peeking(page: Any) -> None:  # (the hint that may look at face-down cards: an assist)
+        page.add_init_script("localStorage.setItem('terrace.assist.peek', 'on')")
+
+    # A loss only the solver proves (one pack, one pile, a terrace of 5: deal 3) is its proof's.
+    one_pile = {"decks": 1, "piles": 1, "candidates": 0, "reserve": 5}
+    alone = api.new(variant="terrace", deal_number=3, options=one_pile)
+    proved = open_game(alone, before_goto=peeking)
+    proved.locator("#btn-hint").click()
+    proved.locator("dialog.end.hopeless[open]", has_text="No winning line remains").wait_for(timeout=15000)
+    # The golden game's terrace is dead 10 moves before its end: the peeking
+    # hint gives that reason as the fair one does (it said the solver's).
+    page = open_game(game, before_goto=peeking)
     page.locator("#btn-hint").click()
     end = page.locator("dialog.end.hopeless[open]")
     end.wait_for(timeout=15000)
-    assert "No winning line remains" in end.inner_text()
+    assert "The terrace is blocked for good" in end.inner_text()
     end.locator("#end-undo").click()
     moves_seen(page, len(record.moves) - 11)
     page.locator("#btn-hint").click()
