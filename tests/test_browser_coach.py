@@ -819,3 +819,36 @@ def test_an_undecided_analysis_says_only_what_the_solver_proved(
     note.wait_for(timeout=30_000)
     text = note.inner_text()
     assert text.startswith("The solver ran out of time") and said in text and not_said not in text, text
+
+
+INDEX_UNDER_BADGE = """() => [...document.querySelectorAll('#board .card .chance')].map((badge) => {
+  // Each candidate's rank and suit index, and whether its badge of wins covers any of it.
+  const card = badge.closest('.card');
+  const mark = badge.getBoundingClientRect();
+  const covered = [...card.querySelectorAll('.idx:not(.corner) > *')].some((part) => {
+    const box = part.getBoundingClientRect();
+    return box.left < mark.right && mark.left < box.right && box.top < mark.bottom && mark.top < box.bottom;
+  });
+  return { card: card.dataset.card, covered, width: card.getBoundingClientRect().width };
+})"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_candidates_badge_of_wins_leaves_its_rank_readable_on_a_phone(
+    api: Api, open_game: Any, locale: str
+) -> None:
+    """Terrace on a 390x844 phone: each candidate's badge of wins ("18/32")
+    sat over the top of its card and covered the rank and suit in its top
+    left corner, which the player reads to choose."""
+    game = api.new(variant="terrace", deal_number=21)
+    candidates = [{"move": c["move"], "card": c["card"], "wins": 18, "tried": 32, "undecided": 0}
+                  for c in game["choices"]]
+    answer = {"samples": 32, "estimate": "upper", "seconds": 1.0, "candidates": candidates}
+    page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
+                     viewport={"width": 390, "height": 844},
+                     before_goto=lambda p: p.route("**/chances", lambda route: route.fulfill(json=answer)))
+    page.locator("#btn-chances").click()
+    page.locator("#board .chance").first.wait_for()
+    settled(page)
+    found = page.evaluate(INDEX_UNDER_BADGE)
+    assert len(found) == len(game["choices"]) and not any(c["covered"] for c in found), found

@@ -272,13 +272,23 @@ def test_a_proved_loss_offers_give_up_or_undo(api: Api, open_game: Any) -> None:
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
     game = api.play(game, *record.moves[:-10])
-    # only a hint that may look at face-down cards can prove the loss (an assist)
-    page = open_game(game, before_goto=lambda p: p.add_init_script(
-        "localStorage.setItem('terrace.assist.peek', 'on')"))
+
+    def peeking(page: Any) -> None:  # (the hint that may look at face-down cards: an assist)
+        page.add_init_script("localStorage.setItem('terrace.assist.peek', 'on')")
+
+    # A loss only the solver proves (one pack, one pile, a terrace of 5: deal 3) is its proof's.
+    one_pile = {"decks": 1, "piles": 1, "candidates": 0, "reserve": 5}
+    alone = api.new(variant="terrace", deal_number=3, options=one_pile)
+    proved = open_game(alone, before_goto=peeking)
+    proved.locator("#btn-hint").click()
+    proved.locator("dialog.end.hopeless[open]", has_text="No winning line remains").wait_for(timeout=15000)
+    # The golden game's terrace is dead 10 moves before its end: the peeking
+    # hint gives that reason as the fair one does (it said the solver's).
+    page = open_game(game, before_goto=peeking)
     page.locator("#btn-hint").click()
     end = page.locator("dialog.end.hopeless[open]")
     end.wait_for(timeout=15000)
-    assert "No winning line remains" in end.inner_text()
+    assert "The terrace is blocked for good" in end.inner_text()
     end.locator("#end-undo").click()
     moves_seen(page, len(record.moves) - 11)
     page.locator("#btn-hint").click()
@@ -1105,3 +1115,43 @@ def test_the_end_screen_speaks_the_language_chosen_while_it_is_open(
     # (its figures stay, and its buttons work)
     end.get_by_role("button", name="Neues Spiel").click()
     page.locator("#dlg-new[open]").wait_for()
+
+
+def test_the_win_screen_times_a_win_played_through_the_api_as_the_statistics_do(
+    open_game: Any, won_game: dict[str, Any]
+) -> None:
+    """A win played through the API reports no playing time: the win
+    screen's Time said 0:00 while the statistics gave the same win's time,
+    from its first move to the win, as the fastest, 0:31. Both now give
+    the game's ``won_seconds`` (here as a first move 31.4 s before the win)."""
+    assert won_game["active_ms"] == 0 and won_game["won_seconds"] is not None
+
+    def timed(route: Any) -> None:
+        route.fulfill(json={**route.fetch().json(), "won_seconds": 31.4})
+
+    def fastest(route: Any) -> None:
+        data = route.fetch().json()
+        data["variants"][won_game["stats_key"]]["fastest_seconds"] = 31.4
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(f"**/api/games/{won_game['id']}", timed)
+        page.route(STATS, fastest)
+
+    page = open_game(won_game, before_goto=routes)
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    assert end.locator("[data-stat='time'] dd").inner_text() == "0:31"  # (before: 0:00)
+    assert "fastest win 0:31" in end.locator("[data-stat='best'] dd").inner_text()
+
+
+def test_a_game_lost_at_its_deal_says_its_terrace_was_dead(api: Api, open_game: Any) -> None:
+    """One pack, one pile, no candidates, a terrace of 50: deal 1 has no
+    move, and its terrace could never be played out (the game's
+    ``terrace_dead``, the coach's step 0); the prompt said only that no
+    move was left."""
+    game = api.new(variant="terrace", deal_number=1,
+                   options={"decks": 1, "piles": 1, "candidates": 0, "reserve": 50})
+    assert game["status"] == "lost" and game["terrace_dead"]
+    page = open_game(game)
+    until(lambda: "terrace could never be played out" in page.locator("#prompt").inner_text(), 3)

@@ -206,6 +206,18 @@ def test_a_survey_chart_labels_its_time_bars_with_their_counts(monkeypatch: pyte
     assert labelled == [[3, 1, 0], [0, 2, 0, 1, 0, 1]]
 
 
+def test_a_survey_charts_deal_counts_are_ticked_in_whole_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A survey of one deal was drawn with ticks of 0.2 to 1.2 deals on
+    both axes of counts; a count is a whole number."""
+    drawn: list[Any] = []
+    monkeypatch.setattr(chart, "_image", lambda figure, image_format: drawn.append(figure) or b"")
+    chart.survey_chart("t", {"won": 1}, [0.5])
+    (figure,) = drawn
+    for axes in figure.axes:
+        ticks = [tick for tick in axes.get_yticks() if 0 <= tick <= axes.get_ylim()[1]]
+        assert len(ticks) >= 2 and all(tick == int(tick) for tick in ticks), ticks
+
+
 def test_charts_are_available_where_matplotlib_is() -> None:
     """(terrace survey --out drew no chart, and said matplotlib was missing,
     had this said False.)"""

@@ -1041,3 +1041,26 @@ def test_a_result_with_no_time_is_counted_on_no_day() -> None:
     game = GameFacts("terrace", "lost", 9, 0, 0, 0.0, 0.0, None, None)
     block = summarize([game])["overall"]
     assert (block["lost"], block["days"]) == (1, [])
+
+
+def test_a_win_played_through_the_api_has_one_time_in_its_game_and_the_statistics(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """A win without reported playing time (played through the API): the
+    statistics' fastest win (and ``terrace stats``) timed it from its first
+    move to the win, 0:31, while the game gave the page no time at all (its
+    end screen said 0:00). The game's ``won_seconds`` is that same time."""
+    from terrace.storage.transfer import read_games
+    from terrace.web.view import game_record
+
+    record = _record()
+    now = time.time()
+    record["saved"] = {"created_at": now - 200, "updated_at": now - 68.6, "started_at": now - 100,
+                       "won_at": now - 68.6, "won_moves": len(record["moves"]), "active_ms": 0}
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        [(game_id, _)] = store.add_games(read_games(json.dumps(record)))
+        won_seconds = game_record(store.get(game_id))["won_seconds"]
+        fastest = store.statistics()["overall"]["fastest_seconds"]
+    assert won_seconds == pytest.approx(31.4) and fastest == round(won_seconds, 3)
+    assert "0:31" in run("stats").output

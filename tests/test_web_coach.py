@@ -391,6 +391,19 @@ def test_analysis_names_the_move_that_killed_the_terrace(client: TestClient, sto
     assert report["high"] <= len(moves)
 
 
+def test_a_game_lost_at_its_deal_has_a_dead_terrace_in_the_game_as_in_the_analysis(
+    client: TestClient,
+) -> None:
+    """One pack, one pile, no candidates, a terrace of 50: deal 1 has no
+    move. The analysis said its terrace was dead at step 0 while the game
+    said ``terrace_dead: false`` (it was worked out only while playing)."""
+    options = {"decks": 1, "piles": 1, "candidates": 0, "reserve": 50}
+    game = new_game(client, deal_number=1, options=options)
+    assert game["status"] == "lost" and game["terrace_dead"] is True and game["fatal"] == []
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert (report["terrace_dead"], report["terrace_dead_move"]) == (0, None)
+
+
 CHOICE_GAME = "coach-seed-0"
 """A game id whose fair seed picks another base card of Terrace deal 6 than
 seed 0 does (c1 and c2 win about as often; c3 never wins)."""

@@ -269,6 +269,23 @@ def test_a_dead_terrace_gets_a_fair_proved_answer_without_sampling(
         "no move wins any more: the terrace can never be played out, whatever the stock holds")
 
 
+def test_a_peeking_hint_on_a_dead_terrace_gives_the_fair_hints_reason() -> None:
+    """General's Patience deal 61 with base card c1 again: the peeking hint
+    said only "no move wins any more" (``no-winning-line``, from its solve)
+    where the fair one gave the reason, the terrace that can never be
+    played out; both give it now, on the page and the command line."""
+    from terrace.solver.advice import describe, hint_report
+    from terrace.web.hints import find_hint
+
+    board = Board.from_number(61, get_rules("generals-patience"))
+    board.push_text("c1")
+    found = find_hint(board, 5.0, peek=True)
+    found_words = (found["move"], found["kind"], found["why"], found["fair"])
+    assert found_words == (None, "lost", "terrace-dead", False)
+    report = hint_report(board, fair=False, seconds=5)
+    assert describe(report) == describe(hint_report(board, seconds=5))
+
+
 def test_a_deal_whose_every_base_card_kills_the_terrace_is_lost_at_the_choice(client: TestClient) -> None:
     """General's Patience deal 5: whichever base card is chosen, the terrace
     can never be played out; the fair hint says so before the choice, and

@@ -26,7 +26,6 @@ from terrace.board import Board
 from terrace.bounded import Bounded
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes, check_seed
 from terrace.solver.decision import ESTIMATE_WORDS, Decision
 from terrace.solver.fair import KEPT_SOLVE_BYTES, FairPlayer, FairSettings
@@ -41,6 +40,7 @@ from terrace.solver.hint_line import (
     Cancel,
     KeptLine,
     PeekHint,
+    dead_end_hint,
     game_over,
     given_line,
     peek_hint,
@@ -48,7 +48,6 @@ from terrace.solver.hint_line import (
     why_no_move,
 )
 from terrace.solver.observation import Observation, hidden_count, observe, one_kind
-from terrace.solver.prune import terrace_dead
 
 ESCALATION = 4
 """How many times more positions per sample a fair hint gives its solves
@@ -370,25 +369,6 @@ def face_down(board: Board, shown: int | None = None) -> str | None:
     if len(set(unseen)) <= 1:
         return KNOWN
     return ALIKE if one_kind(unseen, board.rules) else None
-
-
-def dead_end_hint(board: Board) -> PeekHint | None:
-    """No move once the terrace can never be played out (the reserve
-    schedule, which needs no face-down card, proves the game lost): kind
-    ``lost``, why ``terrace-dead``; else None.
-
-    >>> from terrace.variants import get_rules
-    >>> board = Board.from_number(61, get_rules("generals-patience"))
-    >>> dead_end_hint(board) is None
-    True
-    >>> board.push_text("c1")
-    Move.parse('c1')
-    >>> dead_end_hint(board)
-    PeekHint(move=None, kind='lost', line=[], why='terrace-dead', kept=None, back=0)
-    """
-    if game_over(board) or not terrace_dead(board):
-        return None
-    return PeekHint(None, LOST, why=TERRACE_DEAD)
 
 
 def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,

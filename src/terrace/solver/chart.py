@@ -23,6 +23,7 @@ from terrace.solver.extras import install_command
 from terrace.solver.verdicts import valid_seconds
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 COLOURS = {"won": "#2e8b57", "lost": "#c83c32", "unknown": "#aaaaaa"}
@@ -114,7 +115,17 @@ def survey_chart(
     time_axes.set_ylim(0, max([*(n for _, n in buckets), 1]) * 1.2)
     time_axes.set_title("seconds per deal", fontsize="medium")
     time_axes.tick_params(axis="x", labelsize="small")
+    for axes in (verdict_axes, time_axes):
+        _count_ticks(axes)
     return _image(figure, image_format)
+
+
+def _count_ticks(axes: Axes) -> None:
+    """Whole numbers only on an axis of counts (a survey of 1 deal was
+    drawn with ticks at 0.5 and 1.5 deals)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 @dataclass(frozen=True, slots=True)

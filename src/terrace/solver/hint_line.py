@@ -43,6 +43,7 @@ from terrace.solver.greedy import greedy_move
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
 from terrace.solver.lines import NESTED_TRIES, REPLAY_CHECK, replays_to_win, returned, still_wins_without
 from terrace.solver.observation import observe
+from terrace.solver.prune import terrace_dead
 
 Cancel = Callable[[], bool]
 
@@ -310,6 +311,25 @@ def why_no_move(board: Board) -> str:
     return GAME_OVER if game_over(board) else NO_NEW_POSITION
 
 
+def dead_end_hint(board: Board) -> PeekHint | None:
+    """No move once the terrace can never be played out (the reserve
+    schedule, which needs no face-down card, proves the game lost): kind
+    ``lost``, why ``terrace-dead``; else None.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(61, get_rules("generals-patience"))
+    >>> dead_end_hint(board) is None
+    True
+    >>> board.push_text("c1")
+    Move.parse('c1')
+    >>> dead_end_hint(board)
+    PeekHint(move=None, kind='lost', line=[], why='terrace-dead', kept=None, back=0)
+    """
+    if game_over(board) or not terrace_dead(board):
+        return None
+    return PeekHint(None, LOST, why=TERRACE_DEAD)
+
+
 def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
               cancel: Cancel | None = None, nodes: int | None = None) -> PeekHint:
     """The hint for ``board`` (its move stack is the game so far), with the
@@ -322,6 +342,9 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
+    dead = dead_end_hint(board)  # (the fair hint's reason: a solve said only "no winning line")
+    if dead is not None:
+        return dead
     seen = same_pass_keys(board)
     if kept is not None:
         rest = _rest(kept, board, seen, deadline)

@@ -185,16 +185,28 @@ class GameFacts:
         return self.finished_at or self.updated_at
 
     def seconds_to_win(self) -> float | None:
-        """The win's active playing time, or, when none was reported, the
-        time from the first move to the win; None when unknown, as it is
-        for a win timed before its first move (a clock put back, or an
-        import that says so): the fastest win is never a win in no time."""
-        if self.won_active_ms:
-            return self.won_active_ms / 1000
-        end = self.won_at if self.won_at is not None else self.finished_at
-        if end is None or self.started_at is None or end <= self.started_at:
-            return None
-        return end - self.started_at
+        """The win's time (:func:`win_seconds`)."""
+        return win_seconds(self.won_active_ms, self.won_at if self.won_at is not None else self.finished_at,
+                           self.started_at)
+
+
+def win_seconds(won_active_ms: int | None, won_at: float | None, started_at: float | None) -> float | None:
+    """A win's time, as the statistics' fastest win, ``terrace stats`` and
+    the page's end screen give it: its active playing time (what the page
+    reported up to the win), or, when none was reported (a game played
+    through the API only), the time from the first move to the win; None
+    when unknown, as it is for a win timed before its first move (a clock
+    put back, or an import that says so): the fastest win is never a win
+    in no time.
+
+    >>> win_seconds(31_000, 500.0, 100.0), win_seconds(0, 131.5, 100.0), win_seconds(None, 90.0, 100.0)
+    (31.0, 31.5, None)
+    """
+    if won_active_ms:
+        return won_active_ms / 1000
+    if won_at is None or started_at is None or won_at <= started_at:
+        return None
+    return won_at - started_at
 
 
 def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None = None,

@@ -27,6 +27,7 @@ from terrace.cards import RANKS, SUIT, SUITS, card_code, parse_card
 from terrace.moves import Move
 from terrace.position import Status
 from terrace.solver.prune import dead_end
+from terrace.storage.statistics import win_seconds
 from terrace.variants import TITLES, rules_label
 
 if TYPE_CHECKING:
@@ -207,7 +208,9 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     state = board.to_dict()
     counters = board.counters()
     # from what the player sees: the reserve schedule, whatever the stock holds
-    dead, fatal = dead_end(board) if board.status in (Status.PLAYING, Status.CHOOSING) else (False, [])
+    # (a lost game too, as the coach's analysis says it: lost at its deal,
+    # its terrace was dead at step 0)
+    dead, fatal = dead_end(board) if board.status is not Status.WON else (False, [])
     choices = [
         {"move": f"c{i}", "pile": f"t{i}", "card": card}
         for i, card in enumerate(state["candidates"], 1)
@@ -259,7 +262,8 @@ def game_record(game: StoredGame) -> dict[str, Any]:
     recent-games list give it: hints, undos, times and assistance."""
     return {"hints": game.hints, "undos": game.undos, "created_at": game.created_at,
             "updated_at": game.updated_at, "finished_at": game.finished_at, "assisted": game.assisted,
-            "active_ms": game.active_ms, "won_at": game.won_at}
+            "active_ms": game.active_ms, "won_at": game.won_at,
+            "won_seconds": win_seconds(game.won_active_ms, game.won_at, game.started_at)}
 
 
 def game_line(game: StoredGame) -> dict[str, Any]:

@@ -250,7 +250,12 @@ async function winFacts(game) {
   const block = stats.ok ? (stats.data.variants || {})[key] : null;
   // (custom rules are named with what differs from their preset, as the statistics name them)
   const title = stats.ok ? groupTitle(stats.data, key, game.title) : game.title;
-  return { ms: total ?? game.active_ms ?? 0, block, title };
+  // The win's time as the statistics count it (won_seconds): the playing
+  // time reported, which is this tab's clock, or with none reported (a game
+  // played through the API) from the first move to the win; it showed 0:00
+  // there while the statistics gave the same win as 0:31.
+  const reported = total ?? game.active_ms ?? 0;
+  return { ms: reported || (game.won_seconds ?? 0) * 1000, block, title };
 }
 
 async function fillWin(dialog, game) {

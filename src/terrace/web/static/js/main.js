@@ -393,7 +393,9 @@ function prompt(text, { said = true, spoken = null, notice = null, more = null }
     }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
     else if (game.given_up) message = t("prompt.givenUp");
-    else if (game.status === "lost") message = t("prompt.lost");
+    // (a terrace that could never be played out says so, as the coach does:
+    // a game lost at its deal said only that no move was left)
+    else if (game.status === "lost") message = t(game.terrace_dead ? "prompt.lostDead" : "prompt.lost");
     else if (app.settings.deadEnd && game.terrace_dead) message = t("prompt.terraceDead");
     else message = playPrompt(game);
   }
