@@ -16,7 +16,7 @@ from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
 from test_players import DEAL_70_LINE
-from web_support import LOCAL, WINNING_LINE, app_client, game_line, solver_started
+from web_support import LOCAL, WINNING_LINE, app_client, game_line
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -488,7 +488,6 @@ def test_check_tells_why_without_playing(client: TestClient, store: GameStore) -
 
 def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameStore) -> None:
     # (c2: with c1 the terrace of deal 7 is dead, and the fair hint offers no move)
-    solver_started(client)  # (the hints' 0.3 s count a process's start)
     game = move(client, new_game(client, deal_number=7), "c2").json()
     data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     # fair by default
@@ -506,7 +505,6 @@ def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameSt
 
 
 def test_hint_heuristic_choice_and_analysis(client: TestClient) -> None:
-    solver_started(client)  # (the hints' 0.3 s count a process's start)
     game = new_game(client, deal_number=7)
     data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert data["move"] in ("c1", "c2", "c3")
@@ -714,7 +712,6 @@ def test_odd_move_bodies_never_500(client: TestClient, body: Any) -> None:
 
 
 def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
-    solver_started(client)  # (the hints' 0.3 s count a process's start)
     game = new_game(
         client,
         variant=WINNING_LINE["variant"],

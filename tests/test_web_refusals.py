@@ -17,7 +17,7 @@ from terrace.storage import MemoryStore
 from terrace.web import replies as web_replies
 from terrace.web.app import create_app
 from terrace.web.security import MAX_BODY, SECURITY_HEADERS, RemoteKeys
-from web_support import LOCAL, solver_started
+from web_support import LOCAL
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -133,7 +133,6 @@ def test_an_empty_json_post_is_fine(client: TestClient) -> None:
 
 def test_a_hint_is_asked_by_post_and_counted(client: TestClient, store: MemoryStore) -> None:
     game = played(client)
-    solver_started(client)
     assert client.get(f"/api/games/{game['id']}/hint").status_code == 405
     assert store.get(game["id"]).hints == 0
     stale = client.post(f"/api/games/{game['id']}/hint", json={"after": 0})

@@ -28,7 +28,7 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.i18n import WebRefusal
 from terrace.web.workers import SolverPool
-from web_support import LOCAL, DyingPipe, pool_started
+from web_support import LOCAL, DyingPipe
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -39,7 +39,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture
 def pool() -> Iterator[SolverPool]:
-    solver_pool = pool_started(SolverPool(workers=1))
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
     yield solver_pool
     solver_pool.close()
 

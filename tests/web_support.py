@@ -3,7 +3,6 @@ and the real server started as a subprocess."""
 
 from __future__ import annotations
 
-import asyncio
 import html
 import json
 import os
@@ -28,7 +27,6 @@ from terrace.cards import CODE
 from terrace.solver.api import solve
 from terrace.variants import get_rules
 from terrace.web.app import create_app
-from terrace.web.workers import SolverPool, _echo
 
 ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
@@ -156,20 +154,6 @@ def running_server(*extra: str) -> Iterator[str]:
     """``terrace play`` on a free port (games in memory); yields its URL."""
     with started_server(*extra) as server:
         yield server.url
-
-
-def solver_started(client: Any) -> None:
-    """Wait until the solver process of ``client``'s app (a TestClient) has
-    started (:func:`pool_started`)."""
-    pool_started(client.app.state.game.pool)
-
-
-def pool_started(pool: SolverPool) -> SolverPool:
-    """``pool`` once a process of it has started: a request's budget counts
-    the wait for a process to start, so a 0.2 s hint on a new pool's first
-    process, still starting, is refused."""
-    asyncio.run(pool.run(_echo, None, budget=120))
-    return pool
 
 
 @contextmanager
