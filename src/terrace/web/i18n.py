@@ -271,7 +271,6 @@ class SolverStop(StrEnum):
     SOLVER_CRASHED = "solver-crashed"
     SOLVER_STUCK = "solver-stuck"
     SOLVER_OUT_OF_MEMORY = "solver-out-of-memory"
-    SOLVER_STARTING = "solver-starting"
 
 
 SOLVER_STOPS: dict[SolverStop, Wording] = {
@@ -293,9 +292,6 @@ SOLVER_STOPS: dict[SolverStop, Wording] = {
     SolverStop.SOLVER_OUT_OF_MEMORY: Wording(
         503, "the solver process ran out of memory and was replaced",
         "Dem Löserprozess ging der Speicher aus, er wurde ersetzt"),
-    SolverStop.SOLVER_STARTING: Wording(
-        503, "the solver process was still starting when the {seconds:seconds} s of this request had passed",
-        "Der Löserprozess startete noch, als die {seconds:seconds} s dieser Anfrage um waren"),
 }
 """What each cause of a stopped search says (the start of a sentence in
 German: ``solver-stopped`` goes on after it)."""

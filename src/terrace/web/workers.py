@@ -19,12 +19,9 @@ searches in threads a plain request took 30 ms at the median instead of
   replaced if it does not answer within :data:`CANCEL_GRACE` seconds. Past
   its budget, a worker that is stuck (:class:`Stall`: stopped by SIGSTOP,
   say) is replaced after :data:`STALL` seconds, not the whole grace. A
-  worker still starting (seconds on a busy machine) is given jobs only
-  when no started worker is free, and a job is sent to it once it has
-  started: the wait is part of the job's budget, as a wait for a free
-  worker is (a job whose budget ends first is stopped, naming it), and a
-  worker that has not started by :data:`START_LIMIT` is replaced. Each
-  stop says its cause (:class:`~terrace.web.i18n.SolverStop`).
+  worker still starting (seconds on a busy machine) is waited for until
+  :data:`START_LIMIT`, and is given jobs only when no started worker is
+  free. Each stop says its cause (:class:`~terrace.web.i18n.SolverStop`).
 * New workers are made outside the pool's lock and off the event loop;
   a job goes to its worker, and its reply comes back, through threads of
   their own, so that a worker stopped halfway through either holds up
@@ -334,13 +331,16 @@ class _Worker:
                 return message
 
     def overdue(self, sent: float, seconds: float, now: float, stall: Stall) -> SolverStop | None:
-        """Why a job sent at ``sent`` (monotonic; a job is sent only to a
-        worker that has started) with ``seconds`` of budget must stop at
-        ``now``, if it must: past its budget, a worker that is stuck
-        (``stall``) is not waited for any longer."""
-        if now >= sent + seconds and stall.stuck(now):
+        """Why a job sent at ``sent`` (monotonic) with ``seconds`` of budget
+        must stop at ``now``, if it must: it can only begin once the worker
+        has started, and a start has its own limit; past its budget, a
+        worker that is stuck (``stall``) is not waited for any longer."""
+        began = max(sent, self.ready_at or sent)
+        if now >= began + seconds and stall.stuck(now):
             return SolverStop.SOLVER_STUCK
-        return SolverStop.SEARCH_OVERRAN if now >= sent + seconds + OVERRUN_GRACE else None
+        if self.ready_at is None:
+            return SolverStop.SOLVER_STUCK if now >= self.born + START_LIMIT else None
+        return SolverStop.SEARCH_OVERRAN if now >= began + seconds + OVERRUN_GRACE else None
 
     def stop(self, wait: float) -> None:
         """Give the worker ``wait`` seconds to end (after a SIGTERM), then
@@ -434,11 +434,6 @@ class SolverPool:
         :class:`WorkFailed`, or whatever ``func`` raised."""
         until = time.monotonic() + budget
         worker = await self._acquire(gone, until, prefer)
-        try:
-            await self._started(worker, until, budget, gone)
-        except BaseException:  # (its task cancelled too)
-            threading.Thread(target=self._let_start, args=(worker,), daemon=True).start()
-            raise
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
         job = next(self._jobs)
@@ -540,37 +535,6 @@ class SolverPool:
             raise WorkStopped(SolverStop.SERVER_STOPPING)
         return worker
 
-    async def _started(self, worker: _Worker, until: float, budget: float,
-                       gone: Callable[[], Awaitable[bool]] | None) -> None:
-        """Wait for a worker still starting (a new process and its imports:
-        seconds on a busy machine) before its job is sent, within the job's
-        ``budget`` (up to ``until``), as for a free worker: a job sent at
-        once began only once the worker had started, with the seconds left
-        at its sending (a 0.5 s winnable search answered after 1.0 s, 3.8 to
-        5.4 s at load 15, having tried no deal "within 0 s"). At ``until``
-        the job is stopped with :attr:`SolverStop.SOLVER_STARTING`, naming
-        ``budget``; the worker goes on starting (:meth:`_let_start`)."""
-        next_look = time.monotonic() + GONE_EVERY
-        while not worker.has_started():
-            if self.closing.is_set():
-                raise WorkStopped(SolverStop.SERVER_STOPPING)
-            if not worker.process.is_alive():
-                raise WorkFailed()
-            now = time.monotonic()
-            if now >= until:
-                raise WorkStopped(SolverStop.SOLVER_STARTING, seconds=budget)
-            if gone is not None and now >= next_look:
-                next_look = now + GONE_EVERY
-                if await gone():
-                    raise WorkStopped(SolverStop.CALLER_GONE)
-            await asyncio.sleep(POLL)
-
-    def _let_start(self, worker: _Worker) -> None:
-        """Free a worker whose job stopped before it was sent (in a thread):
-        kept once it has started, replaced when it has not by
-        :data:`START_LIMIT` (a successor would only have to start all over)."""
-        self._release(worker, self._in_time(worker, worker.has_started, Stall(worker.process.pid)))
-
     def _unclaimed(self, making: asyncio.Future[_Worker | None]) -> None:
         """Free the worker made for a job whose caller stopped waiting."""
         worker = None if making.cancelled() or making.exception() else making.result()
@@ -637,7 +601,7 @@ class SolverPool:
         send: _Send,
     ) -> tuple[Any, ...] | SolverStop:
         """The job's reply, or why it was stopped (``send`` included); the
-        job has ``seconds`` from its sending (to a worker that has started)."""
+        job has ``seconds`` from when the worker could begin it."""
         sent = time.monotonic()
         next_look = sent + GONE_EVERY
         stall = Stall(worker.process.pid)
