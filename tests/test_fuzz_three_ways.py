@@ -18,10 +18,12 @@ from terrace.board import Board
 from terrace.cli import main
 from terrace.errors import TerraceError
 from terrace.moves import Move, move_words
+from terrace.refusals import Reason
 from terrace.rules import Rules
 from terrace.storage import MemoryStore
 from terrace.variants import get_rules
 from terrace.web.app import create_app
+from terrace.web.i18n import numbers_of
 from web_support import LOCAL
 
 with warnings.catch_warnings():
@@ -36,17 +38,26 @@ STORE = MemoryStore()
 CLIENT = TestClient(create_app(STORE, hint_seconds=0.2), base_url=LOCAL)
 
 
-def _library(text: str, before: list[str]) -> tuple[str, str] | None:
-    """The library's refusal of ``text`` after ``before``: (code, words)."""
+def _said(words: str, code: object, reason: Reason | None) -> tuple[str, str, dict[str, Any]]:
+    """A refusal the library gave: its code, its words and the web's JSON of
+    it (its words, its code and, where its words write numbers out, those
+    numbers by name)."""
+    numbers = {} if reason is None else numbers_of(reason)
+    return str(code), words, {"error": words, "code": str(code), **({"params": numbers} if numbers else {})}
+
+
+def _library(text: str, before: list[str]) -> tuple[str, str, dict[str, Any]] | None:
+    """The library's refusal of ``text`` after ``before``: (code, words, the
+    web's JSON of it)."""
     board = Board.from_number(7, get_rules("terrace"))
     for done in before:
         board.push_text(done)
     try:
         move = Move.parse(text)
     except TerraceError as error:
-        return str(error.code), str(error)
+        return _said(str(error), error.code, error.reason)
     reason = board.refusal(move)
-    return None if reason is None else (str(reason.code), str(reason))
+    return None if reason is None else _said(str(reason), reason.code, reason)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -67,11 +78,11 @@ def test_a_move_is_refused_alike_by_the_library_the_command_line_and_the_web(
     if library is None:
         assert answer.status_code == 200 and check["legal"] is True, answer.json()
         return
-    code, words = library
+    code, words, refused = library
     after = STORE.get(game["id"])
     assert (after.moves, after.redo, after.revision) == (stored.moves, stored.redo, stored.revision)
     if text.strip():  # (a blank move is the web's own refusal: no move was sent)
-        assert answer.json() == {"error": words, "code": code}
+        assert answer.json() == refused
         assert answer.status_code == (400 if code.startswith("move-") else 422)
     assert (check["code"], check["reason"]) == (code, words)
     if "\x00" in text or not text.strip():  # (no command line carries NUL; a blank --moves is no move)
@@ -104,14 +115,14 @@ def test_rule_options_are_refused_alike_by_the_library_the_command_line_and_the_
     try:
         Rules.from_dict(options, get_rules(variant))
     except TerraceError as error:
-        code, words = str(error.code), str(error)
+        _, words, refused = _said(str(error), error.code, error.reason)
     else:
         answer = CLIENT.post("/api/games", json={"variant": variant, "options": options, "deal_number": 1})
         assert answer.status_code == 201
         return
     count = len(STORE.recent(1000))
     answer = CLIENT.post("/api/games", json={"variant": variant, "options": options, "deal_number": 1})
-    assert (answer.status_code, answer.json()) == (400, {"error": words, "code": code})
+    assert (answer.status_code, answer.json()) == (400, refused)
     assert len(STORE.recent(1000)) == count
     args = ["deal", "-n", "1", "--variant", variant]
     for name, value in options.items():
