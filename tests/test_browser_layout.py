@@ -1133,17 +1133,34 @@ def test_a_title_cut_short_keeps_its_deal(api: Api, open_game: Any) -> None:
     assert title.evaluate(DEAL_SHOWN)[0]
 
 
+# The cards' rank and suit indices that the why-bubble lies over.
+INDICES_UNDER_WHY = """() => {
+  const why = document.querySelector('#why').getBoundingClientRect();
+  return [...document.querySelectorAll('#board .card .idx')].filter((idx) => {
+    const r = idx.getBoundingClientRect();
+    return r.width && r.left < why.right && why.left < r.right && r.top < why.bottom && why.top < r.bottom;
+  }).map((idx) => idx.closest('.card').dataset.card);
+}"""
+
+
 @pytest.mark.parametrize(("locale", "width", "height"), [("de-DE", 1280, 720), ("en-GB", 1920, 1080)])
-def test_a_refused_card_moves_no_card(
+def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     api: Api, open_game: Any, locale: str, width: int, height: int
 ) -> None:
     """A refusal the prompt keeps that took two lines (the server's longest
     words, a request refused as too large) moved the board down 16-17 px
-    under the pointer: it is cut to one line, and More shows it whole."""
+    under the pointer: it is cut to one line, and More shows it whole. The
+    bubble by a pile's top card lay above it, over the first terrace cards'
+    rank and suit (five indices at 1280x720): it goes on the side where it
+    hides fewer, below here, where it hides none."""
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
     page = open_game(game, locale=locale, viewport={"width": width, "height": height})
     board_top = "document.querySelector('#board').getBoundingClientRect().top"
     before = page.evaluate(board_top)
+    top(page, "t1").click()  # (nowhere to go: the bubble and the prompt say why)
+    page.locator("#prompt.notice.error").wait_for()
+    settled(page)
+    assert page.evaluate(INDICES_UNDER_WHY) == []
     page.route("**/why*", lambda route: route.fulfill(status=431, body=""))
     top(page, "t8").click()
     settled(page)
