@@ -1170,3 +1170,25 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     page.locator("#prompt .prompt-more").click()
     assert page.locator("#prompt-more").inner_text() == whole
     open_game.errors.clear()  # (the browser's console reports the 431)
+
+
+def test_a_hint_of_many_samples_moves_no_card_at_1024_px(api: Api, open_game: Any) -> None:
+    """At 1024x768 in German the prompt of play holds two lines; a fair
+    hint of 4,096 samples ('Gewinnt in 1.234 von 4.096 ausgelosten
+    Vorräten, 2.862 offen ...') took those two and its Warum? a little
+    more: the board moved down 1.1 px. Its brief is cut to the room now."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def many_samples(route: Any) -> None:
+        found = route.fetch().json()
+        found.update(kind="sampled", wins=1234, samples=4096, undecided=2862)
+        route.fulfill(json=found)
+    page = open_game(game, locale="de-DE", viewport={"width": 1024, "height": 768})
+    page.route("**/hint*", many_samples)
+    board_top = "document.querySelector('#board').getBoundingClientRect().top"
+    before = page.evaluate(board_top)
+    page.keyboard.press("h")
+    page.locator("#prompt.notice.info").wait_for()
+    settled(page)
+    assert "4.096" in page.locator("#prompt .prompt-brief").inner_text()  # (the case tested)
+    assert page.evaluate(board_top) == before
