@@ -16,10 +16,11 @@ export function hideWhy() {
   if (node) node.hidden = true;
 }
 
-// Show `text` next to `anchor` (a card or a pile): on the side with more
-// room (above or below), always inside the window. A screen reader hears it
-// from #said, a live region that is always there: the bubble appears with
-// its text, and a live region that appears is not read out.
+// Show `text` next to `anchor` (a card or a pile): below or above it,
+// where it hides fewer cards' rank and suit (bubbleTop), always inside the
+// window. A screen reader hears it from #said, a live region that is always
+// there: the bubble appears with its text, and a live region that appears
+// is not read out.
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
   const sentence = asSentence(text);  // (alone, a refusal's English is a sentence too)
@@ -33,12 +34,11 @@ export function showWhy(text, anchor) {
   const width = node.offsetWidth;
   const height = node.offsetHeight;
   const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
-  const below = bottom - rect.bottom > rect.top;
-  let top = below ? rect.bottom + 8 : rect.top - height - 8;
-  top = Math.min(Math.max(margin, top), bottom - height - margin);
   const left = Math.min(Math.max(margin, (rect.left + rect.right) / 2 - width / 2), innerWidth - width - margin);
+  const tops = [rect.bottom + 8, rect.top - height - 8]  // (below, above: each kept inside the window)
+    .map((top) => Math.max(margin, Math.min(top, bottom - height - margin)));
   node.style.left = `${left}px`;
-  node.style.top = `${Math.max(margin, top)}px`;
+  node.style.top = `${bubbleTop(tops, bottom - rect.bottom > rect.top, { left, width, height })}px`;
   if (anchor && anchor.classList.contains("card")) {
     anchor.classList.remove("refused");
     void anchor.offsetWidth;  // restart the shake
@@ -46,6 +46,20 @@ export function showWhy(text, anchor) {
   }
   clearTimeout(timer);
   timer = setTimeout(hideWhy, SHOWN_MS);
+}
+
+// Of `tops` (below the card, above it), the one where the bubble (`box`:
+// its left, width and height) hides fewer cards' rank and suit; on a tie,
+// below when `belowFirst` (more room there), else above. The side with
+// more room alone put it above a pile's top card at 1280x720, over the
+// first cards of the terrace and their ranks, where below it lay bare felt.
+function bubbleTop(tops, belowFirst, { left, width, height }) {
+  const indices = [...document.querySelectorAll("#board .card .idx")]
+    .map((idx) => idx.getBoundingClientRect()).filter((r) => r.width > 0);
+  const hidden = (top) => indices.filter((r) => r.left < left + width && left < r.right
+    && r.top < top + height && top < r.bottom).length;
+  const [first, second] = belowFirst ? tops : [tops[1], tops[0]];
+  return hidden(second) < hidden(first) ? second : first;
 }
 
 // Explain a card the player pressed: `index` is its place in `pile` (null:

@@ -414,24 +414,52 @@ function prompt(text, { said = true, spoken = null, notice = null, more = null }
     node.textContent = message;
     if (more) node.append(" ", ...promptMore(more));
     promptShown = words;
+    promptCut = false;
   }
   holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`);
+  if (kind && (promptCut || tallerThanRoom(node))) cutToRoom(node, message, more);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
 
-// What the prompt shows: its words (and its `more`'s, a line below).
+// What the prompt shows: its words (and its `more`'s, a line below), and
+// whether they are cut to the prompt's room (cutToRoom).
 let promptShown = "";
+let promptCut = false;
 
-// The brief words after the prompt's, its Why? button and the whole words
-// that shows.
-function promptMore({ brief, whole }) {
+// A message (a refusal, a hint) taller than the room the prompt of play
+// holds, cut to one line ending in "…" and a button that shows it whole
+// over the board, as a hint's Why? does: the board does not move. A
+// refusal of the server's in German took two lines at 1280x720 and moved
+// the cards down 16 px under the pointer. A phone shows it whole.
+function cutToRoom(node, message, more) {
+  node.classList.add("cut");
+  if (promptCut) return;
+  promptCut = true;
+  const lead = document.createElement("span");
+  lead.className = "prompt-lead";
+  lead.textContent = message;
+  // (a message alone is its own brief and whole: a phone shows it once)
+  node.replaceChildren(...(more ? [lead, " ", ...promptMore(more)]
+    : promptMore({ brief: message, whole: message }, "prompt.more")));
+}
+
+// Whether the prompt is taller than its room, where the layout cuts it
+// (style.css: --cut-to-room).
+function tallerThanRoom(node) {
+  const cuts = getComputedStyle(node).getPropertyValue("--cut-to-room").trim() === "1";
+  return cuts && promptRoom > 0 && node.getBoundingClientRect().height > promptRoom + 0.5;
+}
+
+// The brief words after the prompt's, its button (Why? or `label`) and the
+// whole words that shows.
+function promptMore({ brief, whole }, label = "hint.more") {
   const short = document.createElement("span");
   short.className = "prompt-brief";
   short.textContent = brief;
   const button = document.createElement("button");
   button.type = "button";
   button.className = "prompt-more";
-  button.textContent = t("hint.more");
+  button.textContent = t(label);
   button.setAttribute("aria-expanded", "false");
   button.setAttribute("aria-controls", "prompt-more");
   const more = document.createElement("span");
