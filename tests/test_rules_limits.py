@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from terrace.cli import main
 from terrace.errors import InvalidRulesError
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.web.i18n import numbers_of
 from web_support import app_client
 
 NUMBERS = [name for name, option in RULE_OPTIONS.items() if option.kind is OptionKind.INT]
@@ -35,13 +36,14 @@ def client() -> Iterator[Any]:
         yield test_client
 
 
-def engine_says(options: dict[str, int]) -> tuple[str, str] | None:
-    """The refusal's code and words when ``Rules`` refuses the options."""
+def engine_says(options: dict[str, int]) -> tuple[str, str, dict[str, Any]] | None:
+    """The refusal's code and words when ``Rules`` refuses the options, and
+    the numbers its words write out (the web's ``params``)."""
     try:
         Rules(**options)
     except InvalidRulesError as error:
         assert error.reason is not None
-        return error.reason.code.value, str(error)
+        return error.reason.code.value, str(error), numbers_of(error.reason)
     return None
 
 
@@ -61,7 +63,8 @@ def test_each_way_in_takes_and_refuses_the_same_values_in_the_same_words(
         if refused is None:
             assert (shown.exit_code, made.status_code) == (0, 201), (name, value, shown.stderr, made.text)
             continue
-        code, words = refused
+        code, words, numbers = refused
         assert shown.exit_code == 2
         assert shown.stderr.endswith(f"Error: Invalid value for '--{name}': {words}\n"), shown.stderr
-        assert made.status_code == 400 and made.json() == {"code": code, "error": words}, made.text
+        assert made.status_code == 400, made.text
+        assert made.json() == {"code": code, "error": words, "params": numbers}, made.text
