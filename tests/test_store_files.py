@@ -402,7 +402,10 @@ def test_a_write_waiting_for_another_programs_lock_leaves_the_connection_free(tm
                     free += 1
                 time.sleep(0.002)
         writer.join()
-        assert free >= 30, free
+        # (30 or more here; 13 once in a fresh-clone CI at load 10, the
+        # writer's thread paused while it held the lock: the old code's 0-3
+        # still fail the bound)
+        assert free >= 10, free
         assert store.get(game_id).assisted
 
 
