@@ -842,7 +842,8 @@ def test_a_candidates_badge_of_wins_leaves_its_rank_readable_on_a_phone(
     left corner, which the player reads to choose."""
     game = api.new(variant="terrace", deal_number=21)
     answer = {"samples": 32, "estimate": "upper", "seconds": 1.0, "candidates": [
-        {"move": c["move"], "card": c["card"], "wins": 18, "tried": 32, "undecided": 0} for c in game["choices"]]}
+        {"move": c["move"], "card": c["card"], "wins": 18, "tried": 32, "undecided": 0}
+        for c in game["choices"]]}
     page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
                      viewport={"width": 390, "height": 844},
                      before_goto=lambda p: p.route("**/chances", lambda route: route.fulfill(json=answer)))

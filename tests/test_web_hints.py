@@ -280,7 +280,8 @@ def test_a_peeking_hint_on_a_dead_terrace_gives_the_fair_hints_reason() -> None:
     board = Board.from_number(61, get_rules("generals-patience"))
     board.push_text("c1")
     found = find_hint(board, 5.0, peek=True)
-    assert (found["move"], found["kind"], found["why"], found["fair"]) == (None, "lost", "terrace-dead", False)
+    said = (found["move"], found["kind"], found["why"], found["fair"])
+    assert said == (None, "lost", "terrace-dead", False)
     report = hint_report(board, fair=False, seconds=5)
     assert describe(report) == describe(hint_report(board, seconds=5))
 
