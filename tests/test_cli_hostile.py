@@ -564,7 +564,7 @@ def test_records_of_one_moment_are_compared_only_with_games_that_may_hold_them(
     that may hold it (the same deal, changed no earlier, no count lower),
     found in an index: 400 records need no comparison at all, and a second
     import finds each here at once."""
-    from terrace.storage import sqlite
+    from terrace.storage import merging, sqlite
 
     compared = 0
     same = sqlite.same_game
@@ -574,7 +574,8 @@ def test_records_of_one_moment_are_compared_only_with_games_that_may_hold_them(
         compared += 1
         return same(a, b)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(sqlite, "same_game", counted)
+    for module in (sqlite, merging):  # (the store's comparisons and the import's)
+        monkeypatch.setattr(module, "same_game", counted)
     path = _records_of_one_moment(world, 400)
     result = invoke(["import", str(path), "--db", "{w}/moment.sqlite"], world)
     assert result.exit_code == 0 and result.output == "imported 400 games\n", result.output + result.stderr

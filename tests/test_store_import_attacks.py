@@ -158,9 +158,9 @@ def test_a_file_of_many_states_of_one_game_is_refused_within_its_budget(
     it, 1,000,000 comparisons for 2,000 records, 25,000,000,000 for a file
     of 100,000 (hours). The import now stops at its budget of comparisons
     (64 a record) with a refusal that says why, and changes nothing."""
-    from terrace.storage import sqlite
+    from terrace.storage import merging
 
-    compared = _calls(monkeypatch, sqlite, "_may_hold")
+    compared = _calls(monkeypatch, merging, "_may_hold")
     db, path = tmp_path / "games.sqlite", tmp_path / "states.json"
     before = _won_record("kept", time.time() - 86_400)
     (tmp_path / "one.json").write_text(json.dumps(before))
@@ -256,7 +256,7 @@ def test_the_games_that_may_hold_a_record_are_found_without_stepping_over_the_ot
     each time (itertools.islice), which made a file of 40,000 states of
     one game, each held by none, take 20 s of CPU instead of 15 (and grow
     with the square of its size). Counted here as the rows touched."""
-    from terrace.storage.sqlite import _Group, _light_row
+    from terrace.storage.merging import _Group, _light_row
     from terrace.storage.transfer import read_games
 
     class Touched(list):  # type: ignore[type-arg]

@@ -49,8 +49,9 @@ from terrace.storage.base import (
     clock_outside,
 )
 from terrace.storage.files import NoDatabaseError
+from terrace.storage.merging import ImportStoppedError
 from terrace.storage.paths import MEMORY, games_path
-from terrace.storage.sqlite import ImportStoppedError, SqliteStore, open_store
+from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import (
     ImportRefusedError,
