@@ -360,6 +360,24 @@ def test_analyse_names_the_move_that_killed_the_terrace(api: Api, open_game: Any
 
 
 @pytest.mark.parametrize(("locale", "words"), [
+    ("en-GB", "The terrace could never be played out, from the deal on"),
+    ("de-DE", "Die Terrasse ließ sich vom Geben an nie abspielen"),
+])
+def test_analyse_says_a_terrace_dead_from_the_deal(api: Api, open_game: Any, locale: str, words: str) -> None:
+    """One pack, one pile, no candidates, a terrace of 50: deal 1 is lost at
+    its deal, its terrace dead (the analysis' step 0). The note said only
+    that no move lost it, the terrace's part unsaid, where a terrace killed
+    by a move is named with that move."""
+    game = api.new(variant="terrace", deal_number=1,
+                   options={"decks": 1, "piles": 1, "candidates": 0, "reserve": 50})
+    assert game["status"] == "lost" and game["terrace_dead"]
+    page = open_game(game, reduced_motion="reduce", locale=locale)
+    page.locator("dialog.end[open] #end-analyse").click()
+    note = page.locator("#coach-note:not([hidden])")
+    note.locator("[aria-hidden='true']", has_text=words).wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize(("locale", "words"), [
     ("en-GB", "Whichever base card you choose, the terrace can never be played out"),
     ("de-DE", "Welche Basiskarte du auch wählst, die Terrasse lässt sich nie abspielen"),
 ])

@@ -57,6 +57,9 @@ function reportWords(game, report, name = cardLabel) {
   if (report.terrace_dead_move) {
     words += ` ${t("coach.terraceDead", { step: report.terrace_dead,
       what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles, name) })}`;
+  } else if (report.terrace_dead === 0) {
+    // (dead from the deal: no move did it, yet the cards in sight showed it)
+    words += ` ${t("coach.terraceDeadFromDeal")}`;
   }
   // a game stuck with no move left can still be taken back: there the analysis is an assist
   return report.assist ? `${words} ${t("coach.assist")}` : words;
