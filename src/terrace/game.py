@@ -40,6 +40,7 @@ from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.solver.observation import hidden_count
+from terrace.undo import fills_of
 from terrace.whole import as_whole
 
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
@@ -173,19 +174,15 @@ def _moved(board: Board, pieces: list[bytes], resolved: tuple[int, int, int, int
 
 def _refill(board: Board, after: list[bytes], first_pile: int) -> None:
     """Fill the empty piles of ``after`` (pieces of ``board`` after a card's
-    move) as :func:`terrace.undo.refill` fills them."""
+    move) as :func:`terrace.undo.refill` fills them (:func:`~terrace.undo.fills_of`)."""
     waste_at, drawn = _place_piece(WASTE_AREA, 0, 0), 0
-    for at in range(first_pile, len(after)):
-        if after[at]:
-            continue
-        waste = after[waste_at]
-        if waste:
-            after[at], after[waste_at] = waste[-1:], waste[:-1]
-        elif drawn < len(board.stock):
+    empty = (at for at in range(first_pile, len(after)) if not after[at])
+    for at, from_waste in fills_of(empty, len(after[waste_at]), len(board.stock)):
+        if from_waste:
+            after[at], after[waste_at] = after[waste_at][-1:], after[waste_at][:-1]
+        else:
             drawn += 1
             after[at] = bytes((board.stock[-drawn],))
-        else:
-            break
     after[0] = _head(board, drawn)
 
 

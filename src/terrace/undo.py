@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple, TypeVar, cast
 
 from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
@@ -133,23 +134,39 @@ def draw(board: BaseBoard) -> DrawUndo:
     return _shared(_record(DrawUndo, (redealt, refill(board))))
 
 
+def fills_of(empty: Iterable[int], waste: int, stock: int) -> Fills:
+    """Which of the ``empty`` piles (in pile order) automatic spaces fill,
+    each with whether its card comes from the waste (``waste`` cards there)
+    or the stock (``stock`` cards): the waste's top first, then the
+    stock's, until both are out. The one statement of the rule, which
+    :func:`refill` plays and :mod:`terrace.game` reads without playing.
+
+    >>> fills_of([0, 3, 5], waste=1, stock=1)
+    ((0, True), (3, False))
+    """
+    fills: list[tuple[int, bool]] = []
+    for pile_index in empty:
+        if waste:
+            waste -= 1
+            fills.append((pile_index, True))
+        elif stock:
+            stock -= 1
+            fills.append((pile_index, False))
+        else:
+            break
+    return tuple(fills)
+
+
 def refill(board: BaseBoard) -> Fills:
     """Fill empty piles from the waste, else the stock (automatic spaces
-    only)."""
+    only; :func:`fills_of`)."""
     if board.rules.spaces is not SpaceRule.AUTO or all(board.tableau):
         return _NO_FILLS
-    fills: list[tuple[int, bool]] = []
-    for pile_index, pile in enumerate(board.tableau):
-        if not pile:
-            if board.waste:
-                pile.append(board.waste.pop())
-                fills.append((pile_index, True))
-            elif board.stock:
-                pile.append(board.stock.pop())
-                fills.append((pile_index, False))
-            else:
-                break
-    return tuple(fills)
+    empty = (index for index, pile in enumerate(board.tableau) if not pile)
+    fills = fills_of(empty, len(board.waste), len(board.stock))
+    for pile_index, from_waste in fills:
+        board.tableau[pile_index].append((board.waste if from_waste else board.stock).pop())
+    return fills
 
 
 def _unfill(board: BaseBoard, fills: Fills) -> None:
