@@ -347,7 +347,8 @@ async def _ok(scope: Any, receive: Any, send: Any) -> None:
 
 
 def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = "", *,
-             hosts: tuple[str, ...] = (), token: str | None = None, path: str = "/api/games") -> int:
+             hosts: tuple[str, ...] = (), token: str | None = None, path: str = "/api/games",
+             server: tuple[str, int] | None = None) -> int:
     """The status the security middleware alone answers (the app behind it says 200)."""
     from terrace.web.security import SecurityMiddleware
 
@@ -360,7 +361,7 @@ def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = 
         sent.append(message)
 
     scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(),
-             "scheme": "http", "headers": [(k.encode(), v.encode()) for k, v in headers]}
+             "scheme": "http", "headers": [(k.encode(), v.encode()) for k, v in headers], "server": server}
     keys = None if token is None else RemoteKeys(cookie=token, link="l1nk")  # (the link: l1nk)
     asyncio.run(SecurityMiddleware(_ok, allowed_hosts=hosts, token=keys)(scope, receive, send))
     status: int = sent[0]["status"]
@@ -374,6 +375,26 @@ def test_the_guard_takes_exactly_one_host_and_at_most_one_origin() -> None:
     assert _guarded([host, ("host", "evil.example"), origin]) == 421
     assert _guarded([host, origin, ("origin", "http://evil.example")]) == 403
     assert _guarded([host, origin, origin]) == 403
+
+
+def test_the_guard_takes_the_address_the_request_arrived_at() -> None:
+    """A computer on two networks (or with a VPN) prints the address of its
+    default route's; a phone on the other network, given this computer's
+    address there, was refused 421 host-not-local where it is asked for
+    the token (401). A name is never taken so (DNS rebinding), nor
+    another address."""
+    there = ("192.168.50.7", 8000)
+
+    def status(host: str, arrived_at: tuple[str, int]) -> int:
+        return _guarded([("host", host)], "GET", path="/", hosts=("192.168.1.20",), token="t",
+                        server=arrived_at)
+
+    assert status("192.168.50.7:8000", there) == 401
+    assert status("192.168.50.7:8000", ("::ffff:192.168.50.7", 8000)) == 401  # (a socket on ::)
+    assert status("[fd00::7]:8000", ("fd00::7", 8000)) == 401
+    assert status("192.168.50.7:8000", ("192.168.50.8", 8000)) == 421
+    assert status("rebound.evil.example:8000", there) == 421
+    assert status("192.168.1.20:8000", there) == 401
 
 
 @pytest.mark.parametrize(("site", "status"), [("same-origin", 200), ("none", 200), ("same-site", 403),

@@ -1,8 +1,9 @@
 """Protections every response of the web game gets.
 
 * The Host header, parsed strictly, must name this machine (``127.0.0.1``,
-  ``localhost``, ``[::1]``, any port, or a name the server was given), so a
-  page on another site cannot reach the game through DNS rebinding.
+  ``localhost``, ``[::1]``, any port, a name the server was given, or the
+  address the request arrived at), so a page on another site cannot reach
+  the game through DNS rebinding.
 * Requests that change something must come from the page itself: an
   ``Origin`` header must equal the page's own origin exactly (scheme, host
   and port; ``null`` only with ``Sec-Fetch-Site: same-origin``, or without
@@ -197,10 +198,36 @@ def local_names() -> tuple[str, ...]:
                         key=lambda name: (name != "localhost", ":" in name, name)))
 
 
-def host_is_local(value: str, extra: Iterable[str] = ()) -> bool:
-    """True when a Host header value names this machine (or one of ``extra``)."""
+def host_is_local(value: str, extra: Iterable[str] = (), arrived_at: str | None = None) -> bool:
+    """True when a Host header value names this machine (or one of
+    ``extra``), or is the very address the request arrived at
+    (``arrived_at``, the socket's own: an address, never a name, so no
+    page on another site can send it by DNS rebinding, and the computer's
+    addresses besides the one its default route uses are taken: another
+    network's, a VPN's neighbour).
+
+    >>> host_is_local("192.168.50.7:8000", arrived_at="192.168.50.7")
+    True
+    >>> host_is_local("192.168.50.7", arrived_at="::ffff:192.168.50.7")
+    True
+    >>> host_is_local("evil.test", arrived_at="evil.test"), host_is_local("10.0.0.7", arrived_at="10.0.0.8")
+    (False, False)
+    """
     parsed = parse_host(value)
-    return parsed is not None and (parsed[0] in LOCAL_HOSTS or parsed[0] in set(extra))
+    if parsed is None:
+        return False
+    return parsed[0] in LOCAL_HOSTS or parsed[0] in set(extra) or _is_address(parsed[0], arrived_at)
+
+
+def _is_address(host: str, address: str | None) -> bool:
+    """True when ``host`` is an IP address, the same as ``address`` (an
+    IPv4 address seen by a socket listening on ``::`` as ``::ffff:a.b.c.d``)."""
+    try:
+        ours, theirs = ipaddress.ip_address(host), ipaddress.ip_address(str(address).split("%")[0])
+    except ValueError:
+        return False
+    mapped = theirs.ipv4_mapped if isinstance(theirs, ipaddress.IPv6Address) else None
+    return ours == (mapped or theirs)
 
 
 def same_origin(origin: str, scheme: str, host: str) -> bool:
@@ -416,7 +443,8 @@ class SecurityMiddleware:
         page or redirect), or None to go on to the app."""
         headers = _headers(scope)
         hosts = headers.get("host", [])
-        if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
+        arrived_at = (scope.get("server") or (None,))[0]
+        if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts, arrived_at):
             return _refused(Reason(WebRefusal.HOST_NOT_LOCAL, hosts=local_names()), scope)
         if self.token is not None:
             parsed = parse_host(hosts[0])
