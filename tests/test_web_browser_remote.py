@@ -116,6 +116,30 @@ def test_the_secret_link_opens_the_game(remote: Server, links: Links,
     assert page.evaluate("localStorage.getItem('terrace.click')") == "single"
 
 
+def test_the_links_page_has_a_button_a_finger_can_tap(browser: Any, links: Links) -> None:
+    """The first thing a phone shows is the link's page: its button was the
+    browser's own, 21 px high with 13 px of text at 360x640; it is as
+    high as the game's buttons on a touch screen (44 px), its style let
+    through by the page's policy alone (no console error), and a tap
+    opens the game."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True,
+                                  locale="de-DE")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(links.take())
+        button = page.get_by_role("button", name="Spiel öffnen")
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+        assert button.evaluate("b => getComputedStyle(b).fontSize") == "16px"
+        button.tap()
+        page.wait_for_selector("body[data-ready='true']")
+    finally:
+        context.close()
+    assert errors == []
+
+
 def test_without_the_link_the_page_is_refused(remote: Server, browsing: tuple[Any, list[str]]) -> None:
     page, expected = browsing
     expected.append("401 (Unauthorized)")

@@ -47,6 +47,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import ipaddress
 import re
@@ -659,9 +661,23 @@ def _with_cookie(answer: tuple[list[tuple[bytes, bytes]], bytes], scope: Scope, 
     return [(b"set-cookie", cookie.encode()), *headers], body
 
 
-ENTRY_CSP = "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+ENTRY_STYLE = "button{font:inherit;min-height:44px;min-width:44px;padding:0 1.25em}"
+"""The style of a remote link's page, inline (the page's own files need
+the cookie it is there to give): its button as large as the game's on a
+touch screen (44 px high, style.css), where the browser's own was 21 px
+high and 13 px of text on a phone, the first thing the player taps."""
+
+
+def inline_source(text: str) -> str:
+    """The Content-Security-Policy source that lets exactly the inline
+    ``text`` through (its SHA-256 hash), and nothing else inline."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+ENTRY_CSP = (f"default-src 'none'; style-src {inline_source(ENTRY_STYLE)}; base-uri 'none'; "
+             "form-action 'self'; frame-ancestors 'none'")
 """The policy of a remote link's page (:func:`entry_page`): nothing to
-load, and its form may go to this site only."""
+load, no style but its own, and its form may go to this site only."""
 ENTRY_REFERRER = b"same-origin"
 """The referrer policy of a remote link's page: with ``no-referrer`` a
 browser sends ``Origin: null`` with the form's ``POST`` (Fetch, "append a
@@ -677,15 +693,18 @@ def entry_page(language: str, action: str) -> tuple[list[tuple[bytes, bytes]], b
     form = (f'<p>{escape(sentence(notice(WebNotice.LINK_ENTRY, language)))}</p>'
             f'<form method="post" action="{escape(action)}">'
             f'<button type="submit">{escape(notice(WebNotice.LINK_BUTTON, language))}</button></form>')
-    return page_answer(_page(language, WebNotice.LINK_ENTRY, form), csp=ENTRY_CSP, referrer=ENTRY_REFERRER)
+    page = _page(language, WebNotice.LINK_ENTRY, form, ENTRY_STYLE)
+    return page_answer(page, csp=ENTRY_CSP, referrer=ENTRY_REFERRER)
 
 
-def _page(language: str, code: StrEnum, body: str) -> str:
-    """A small HTML page of the guard (``body`` is HTML already)."""
+def _page(language: str, code: StrEnum, body: str, style: str = "") -> str:
+    """A small HTML page of the guard (``body`` is HTML already; ``style``
+    its inline stylesheet, which its policy must name)."""
     return ("<!DOCTYPE html>\n"
             f'<html lang="{language}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<meta name="robots" content="noindex"><title>Terrace</title></head>'
+            '<meta name="robots" content="noindex"><title>Terrace</title>'
+            + (f"<style>{style}</style>" if style else "") + "</head>"
             f'<body data-code="{escape(code.value)}"><h1>Terrace</h1>{body}</body></html>\n')
 
 
