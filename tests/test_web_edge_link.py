@@ -5,12 +5,18 @@ cookie holds another secret, never in an address."""
 
 from __future__ import annotations
 
+import io
+import ipaddress
 import re
+import sys
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 
 from terrace.storage import MemoryStore
+from terrace.web import remote
+from terrace.web import server as web_server
 from terrace.web.security import RemoteKeys, token_cookie
 from web_support import app_client, open_link, started_server
 
@@ -96,3 +102,29 @@ def test_play_listens_on_an_ipv6_address_written_as_a_url_writes_it() -> None:
         assert server.url.startswith("http://[::1]:"), server.first_line
         with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
             assert client.get("/api/variants").status_code == 200
+
+
+def test_play_names_the_computers_other_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer on two networks (or with a VPN, whose address its
+    default route then has) printed the one link, its address out of the
+    phone's reach, and never the address the phone could use."""
+    monkeypatch.setattr(remote, "interface_addresses", lambda: ["10.8.0.2", "192.168.50.7"])
+    monkeypatch.setattr(web_server, "interface_addresses", remote.interface_addresses)
+    said = io.StringIO()
+    web_server.announce("http://10.8.0.2:8000/?token=t", True, said, host="0.0.0.0")
+    assert "write 192.168.50.7 in it instead of 10.8.0.2." in said.getvalue()
+    assert {"10.8.0.2", "192.168.50.7"} <= set(remote.machine_hosts("0.0.0.0"))  # (the certificate's)
+    said = io.StringIO()  # (listening on one address: the phone has that one)
+    web_server.announce("http://192.168.50.7:8000/?token=t", True, said, host="192.168.50.7")
+    monkeypatch.setattr(web_server, "interface_addresses", lambda: ["10.8.0.2"])  # (one network)
+    web_server.announce("http://10.8.0.2:8000/?token=t", True, said, host="0.0.0.0")
+    assert "other addresses" not in said.getvalue()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the interfaces are read on Linux only")
+def test_the_network_address_is_among_the_interfaces() -> None:
+    address = remote.network_address()
+    if address is None:
+        pytest.skip("this machine has no network address")
+    found = remote.interface_addresses()
+    assert address in found and not any(ipaddress.ip_address(each).is_loopback for each in found)

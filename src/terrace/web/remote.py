@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+import struct
+import sys
 from typing import TextIO
 
 WILDCARDS = ("0.0.0.0", "::")
@@ -52,11 +54,42 @@ def network_address(family: socket.AddressFamily = socket.AF_INET) -> str | None
     return None
 
 
+SIOCGIFFLAGS, SIOCGIFADDR = 0x8913, 0x8915
+"""Linux's ioctls that read a network interface's flags and its IPv4 address."""
+IFF_UP_RUNNING = 0x1 | 0x40
+"""The flags of an interface that is up and connected (a bridge with
+nothing on it, as Docker's own without containers, is not running)."""
+
+
+def interface_addresses() -> list[str]:
+    """The IPv4 addresses of this computer's network interfaces (each
+    one's first, of those up and connected), loopback and link-local ones
+    left out: besides its default route's (:func:`network_address`),
+    those of another network (a second Wi-Fi, a VPN beside the home
+    network). Linux only: none elsewhere."""
+    if sys.platform != "linux":
+        return []
+    import fcntl
+
+    found: set[ipaddress.IPv4Address] = set()
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            with contextlib.suppress(OSError):
+                # (struct ifreq: the name in 16 bytes, then a sockaddr_in whose address is at 20)
+                asked = struct.pack("256s", name.encode()[:15])
+                flags = struct.unpack_from("H", fcntl.ioctl(probe.fileno(), SIOCGIFFLAGS, asked), 16)[0]
+                if flags & IFF_UP_RUNNING == IFF_UP_RUNNING:
+                    found.add(ipaddress.IPv4Address(fcntl.ioctl(probe.fileno(), SIOCGIFADDR, asked)[20:24]))
+    return [str(a) for a in sorted(found) if not (a.is_loopback or a.is_link_local or a.is_unspecified)]
+
+
 def machine_hosts(host: str) -> list[str]:
     """The names and addresses by which other devices may reach this
     computer: its host name (also with ``.local``), its fully qualified
     name, their addresses, its network address (listening on ``::``, its
-    IPv6 one as well), and ``host`` itself."""
+    IPv6 one as well) and those of its other networks
+    (:func:`interface_addresses`) when it listens on every network, and
+    ``host`` itself."""
     names = {socket.gethostname(), socket.getfqdn()}
     names |= {f"{name.split('.')[0]}.local" for name in list(names) if name}
     found = {name.lower() for name in names if name}
@@ -67,6 +100,7 @@ def machine_hosts(host: str) -> list[str]:
         # (a socket on :: takes IPv4 too, so both families are named)
         families = (socket.AF_INET,) if host == "0.0.0.0" else (socket.AF_INET, socket.AF_INET6)
         found |= {a for a in (network_address(f) for f in families) if a}
+        found |= set(interface_addresses())
     else:
         found.add(host.lower().strip("[]"))
     return sorted(found)

@@ -21,6 +21,7 @@ import webbrowser
 from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Literal, TextIO
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp
 
@@ -33,7 +34,15 @@ from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
 from terrace.web.endpoints import HINT_SECONDS, SERVED_AT_ONCE, WINNABLE_SECONDS
-from terrace.web.remote import WILDCARDS, is_loopback, machine_hosts, network_address, print_qr, url_host
+from terrace.web.remote import (
+    WILDCARDS,
+    interface_addresses,
+    is_loopback,
+    machine_hosts,
+    network_address,
+    print_qr,
+    url_host,
+)
 from terrace.web.security import TOKEN_PARAM, RemoteKeys
 from terrace.web.workers import SolverPool
 
@@ -155,6 +164,11 @@ def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None
     elif remote:
         out.write("Open this link on your phone or tablet (same network), or scan the code; "
                   "keep it to yourself: it is the key to your games.\n")
+        others = other_addresses(url) if host in WILDCARDS else []
+        if others:
+            named = ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + others[-1]
+            out.write(f"This computer has other addresses too (another network, a VPN): if the phone cannot "
+                      f"reach the link, write {named} in it instead of {urlsplit(url).hostname}.\n")
         if url.startswith("http:"):
             out.write("The link and the games travel in clear over the network: "
                       "--https (or --certfile) serves them encrypted.\n")
@@ -163,6 +177,13 @@ def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None
         out.write("The certificate is self-signed: the browser warns once. Accept it only when the "
                   f"certificate it shows has the SHA-256 fingerprint\n  {fingerprint}\n")
     out.flush()
+
+
+def other_addresses(url: str) -> list[str]:
+    """The addresses of this computer's networks (:func:`interface_addresses`)
+    besides the one ``url`` names."""
+    named = urlsplit(url).hostname
+    return [address for address in interface_addresses() if address != named]
 
 
 def announce_new_link(url: str, out: TextIO, host: str = "") -> None:
