@@ -8,7 +8,11 @@ from __future__ import annotations
 import io
 import ipaddress
 import re
+import socket
 import sys
+import threading
+import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -128,3 +132,28 @@ def test_the_network_address_is_among_the_interfaces() -> None:
         pytest.skip("this machine has no network address")
     found = remote.interface_addresses()
     assert address in found and not any(ipaddress.ip_address(each).is_loopback for each in found)
+
+
+def test_play_waits_for_no_silent_dns_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a network whose DNS server does not answer, the look-ups of the
+    computer's own names (``vm.local``: ten seconds and more each) held
+    the link back for 24.6 s; those found within NAMES_SECONDS are taken."""
+    monkeypatch.setattr(remote, "NAMES_SECONDS", 0.3, raising=False)
+    silent = threading.Event()
+
+    def resolve(name: str, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        if name.endswith(".local"):
+            silent.wait(3)  # (the resolver's time-out, shortened)
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", 0))]
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "mypc")
+    monkeypatch.setattr(socket, "getfqdn", lambda name="": "mypc.lan")
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    started = time.monotonic()
+    try:
+        hosts = remote.machine_hosts("192.168.1.20")
+    finally:
+        silent.set()
+    assert time.monotonic() - started < 2
+    assert {"mypc", "mypc.lan", "mypc.local", "10.1.2.3", "192.168.1.20"} <= set(hosts)

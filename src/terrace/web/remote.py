@@ -10,11 +10,15 @@ secret link.
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import socket
 import struct
 import sys
-from typing import TextIO
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO, TypeVar
 
 WILDCARDS = ("0.0.0.0", "::")
 
@@ -83,6 +87,41 @@ def interface_addresses() -> list[str]:
     return [str(a) for a in sorted(found) if not (a.is_loopback or a.is_link_local or a.is_unspecified)]
 
 
+NAMES_SECONDS = 2.0
+"""Most seconds :func:`machine_hosts` waits for the look-ups of the
+computer's names and their addresses, taking those found by then: on a
+network whose DNS server does not answer, each look-up waited for the
+resolver's time-outs, and ``terrace play --remote`` printed its link after
+24.6 s (measured: ``localhost.local`` and ``vm.local``, ten seconds and
+more each)."""
+
+T = TypeVar("T")
+
+
+def _answered(calls: list[Callable[[], T]], until: float) -> list[T]:
+    """The results of ``calls``, each made in a thread of its own, that came
+    before ``until`` (on the monotonic clock); a call that failed or is
+    late gives none (its thread, a daemon, is left to end by itself)."""
+    results: list[T | None] = [None] * len(calls)
+
+    def make(index: int) -> None:
+        with contextlib.suppress(OSError, UnicodeError):
+            results[index] = calls[index]()
+
+    threads = [threading.Thread(target=make, args=(index,), daemon=True) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(0.0, until - time.monotonic()))
+    return [result for result, thread in zip(results, threads, strict=True)
+            if result is not None and not thread.is_alive()]
+
+
+def _addresses_of(name: str) -> set[str]:
+    """The addresses ``name`` has (an IPv6 one without its zone)."""
+    return {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
+
+
 def machine_hosts(host: str) -> list[str]:
     """The names and addresses by which other devices may reach this
     computer: its host name (also with ``.local``), its fully qualified
@@ -90,12 +129,12 @@ def machine_hosts(host: str) -> list[str]:
     IPv6 one as well) and those of its other networks
     (:func:`interface_addresses`) when it listens on every network, and
     ``host`` itself."""
-    names = {socket.gethostname(), socket.getfqdn()}
+    until = time.monotonic() + NAMES_SECONDS
+    names = {socket.gethostname(), *_answered([socket.getfqdn], until)}
     names |= {f"{name.split('.')[0]}.local" for name in list(names) if name}
     found = {name.lower() for name in names if name}
-    for name in list(found):
-        with contextlib.suppress(OSError, UnicodeError):
-            found |= {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
+    for addresses in _answered([functools.partial(_addresses_of, name) for name in found], until):
+        found |= addresses
     if host in WILDCARDS:
         # (a socket on :: takes IPv4 too, so both families are named)
         families = (socket.AF_INET,) if host == "0.0.0.0" else (socket.AF_INET, socket.AF_INET6)
