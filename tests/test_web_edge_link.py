@@ -157,3 +157,16 @@ def test_play_waits_for_no_silent_dns_server(monkeypatch: pytest.MonkeyPatch) ->
         silent.set()
     assert time.monotonic() - started < 2
     assert {"mypc", "mypc.lan", "mypc.local", "10.1.2.3", "192.168.1.20"} <= set(hosts)
+
+
+def test_a_remote_game_on_this_computer_by_another_name_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--remote --host 127.1`` (or the computer's name, which Debian's
+    /etc/hosts gives 127.0.1.1) listens on this computer alone, yet the
+    player was told to open the link on the phone, with its QR code."""
+    monkeypatch.setattr(web_server, "serve", lambda app, sock, *rest: sock.close())
+    monkeypatch.setattr(web_server.SolverPool, "start", lambda pool: None)
+    said = io.StringIO()
+    settings = web_server.ServerSettings(host="127.1", port=0, remote=True, open_browser=False)
+    web_server.run(MemoryStore(), settings, said)
+    assert "Only this computer can open the link: it listens on 127.0.0.1" in said.getvalue()
+    assert "on your phone" not in said.getvalue()

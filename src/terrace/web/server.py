@@ -286,11 +286,13 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     if sock is None:
         sock = bind(settings.host, settings.port)
     scheme = "http" if settings.tls is None else "https"
-    port = sock.getsockname()[1]
+    # (the address listened on, not the name asked for: ``--host mypc``, which Debian's
+    # /etc/hosts names 127.0.1.1, or ``--host 127.1``, keeps the game on this computer too)
+    listening, port = str(sock.getsockname()[0]), sock.getsockname()[1]
     said = sys.stdout if out is None else out
     keys = None
     if settings.remote:
-        printer = NewLinks(said, settings.host)
+        printer = NewLinks(said, listening)
 
         def renewed(link: str) -> None:
             printer.say(game_link(settings.host, port, link, scheme))
@@ -302,7 +304,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
                      allowed_hosts=hosts, hint_seconds=settings.hint_seconds,
                      winnable_seconds=settings.winnable_seconds, pool=pool, token=keys)
     url = game_link(settings.host, port, None if keys is None else keys.link, scheme)
-    announce(url, settings.remote, said, settings.fingerprint, settings.host)
+    announce(url, settings.remote, said, settings.fingerprint, listening)
     pool.start()
     if settings.open_browser:
         # (the browser opened here gets a link of its own: the printed one stays for the phone)
