@@ -170,3 +170,27 @@ def test_a_remote_game_on_this_computer_by_another_name_says_so(monkeypatch: pyt
     web_server.run(MemoryStore(), settings, said)
     assert "Only this computer can open the link: it listens on 127.0.0.1" in said.getvalue()
     assert "on your phone" not in said.getvalue()
+
+
+class _Terminal(io.StringIO):
+    """What ``terrace play`` writes, as a terminal would take it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_qr_code_is_dark_on_light_whatever_the_terminals_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code was drawn in the terminal's own colours, its light modules
+    as blocks in the text's colour: on a light terminal (macOS Terminal's
+    default, dark text on white) it came out inverted. On a terminal its
+    blocks are bright white on black now; a file or a pipe gets no codes."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    terminal, piped = _Terminal(), io.StringIO()
+    assert remote.print_qr("http://192.168.1.20:8000/?token=t", terminal)
+    assert remote.print_qr("http://192.168.1.20:8000/?token=t", piped)
+    start, end = "\x1b[97;40m", "\x1b[0m"
+    lines = terminal.getvalue().splitlines()
+    assert len(lines) > 10 and all(line.startswith(start) and line.endswith(end) for line in lines)
+    assert "\x1b" not in piped.getvalue()
+    assert [line[len(start):-len(end)] for line in lines] == piped.getvalue().splitlines()

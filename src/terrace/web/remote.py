@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import ipaddress
+import os
 import socket
 import struct
 import sys
@@ -150,15 +152,37 @@ def url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+QR_COLOURS = ("\x1b[97;40m", "\x1b[0m")
+"""What each line of a QR code on a terminal starts and ends with: its
+light modules, drawn as blocks in the text's colour, bright white, and its
+dark ones, spaces, black. In the terminal's own colours a light terminal
+(dark text on white, as macOS Terminal's default) showed the code
+inverted, light modules dark, which not every reader of QR codes reads
+(ZXing, for one, only when asked to)."""
+
+
 def print_qr(text: str, out: TextIO) -> bool:
-    """Draw ``text`` as a QR code in the terminal; False when the terminal
-    cannot show it."""
+    """Draw ``text`` as a QR code in the terminal (in :data:`QR_COLOURS`
+    when :func:`shows_colours`); False when the terminal cannot show it."""
     import segno
 
     try:
         # (asked first: the stream writes what its encoding lacks as escapes)
         "\u2580\u2584\u2588 ".encode(getattr(out, "encoding", None) or "utf-8")
-        segno.make(text, error="l").terminal(out=out, compact=True)
+        drawn = io.StringIO()
+        segno.make(text, error="l").terminal(out=drawn, compact=True)
+        start, end = QR_COLOURS if shows_colours(out) else ("", "")
+        out.write("".join(f"{start}{line}{end}\n" for line in drawn.getvalue().splitlines()))
     except (UnicodeError, LookupError, OSError):
         return False
     return True
+
+
+def shows_colours(out: TextIO) -> bool:
+    """True when ``out`` is a terminal that shows ANSI colours: not a file
+    or a pipe, not ``TERM=dumb``, no ``NO_COLOR`` asked for, and not
+    Windows' console (which may show the codes as text)."""
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        return (out.isatty() and sys.platform != "win32" and os.environ.get("TERM") != "dumb"
+                and not os.environ.get("NO_COLOR"))
+    return False
