@@ -12,6 +12,7 @@ import socket
 import sys
 import threading
 import time
+import webbrowser
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -194,3 +195,27 @@ def test_the_qr_code_is_dark_on_light_whatever_the_terminals_colours(monkeypatch
     assert len(lines) > 10 and all(line.startswith(start) and line.endswith(end) for line in lines)
     assert "\x1b" not in piped.getvalue()
     assert [line[len(start):-len(end)] for line in lines] == piped.getvalue().splitlines()
+
+
+def test_play_opens_no_text_browser_in_its_own_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over SSH (no graphical session) Python's webbrowser has only the
+    text browsers of the terminal: w3m ran there, over the printed link
+    and QR code, and spent the browser's link. None runs now (the link
+    made for it is forgotten) unless BROWSER names it."""
+    ran: list[str] = []
+
+    class TextBrowser(webbrowser.GenericBrowser):
+        def open(self, url: str, new: int = 0, autoraise: bool = True) -> bool:
+            ran.append(url)
+            return True
+
+    monkeypatch.setattr(webbrowser, "_browsers", {"w3m": [None, TextBrowser("w3m")]})
+    monkeypatch.setattr(webbrowser, "_tryorder", ["w3m"])
+    monkeypatch.delenv("BROWSER", raising=False)
+    keys = RemoteKeys()
+    own = keys.one_link()
+    web_server.open_browser(f"http://127.0.0.1:8000/?token={own}", keys, own)
+    assert ran == [] and not keys.is_one_step(own)
+    monkeypatch.setenv("BROWSER", "w3m")
+    web_server.open_browser("http://127.0.0.1:8000/")
+    assert ran == ["http://127.0.0.1:8000/"]

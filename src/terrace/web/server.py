@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import queue
 import socket
 import ssl
@@ -314,12 +315,34 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     serve(app, sock, pool, settings.tls, store)
 
 
+TEXT_BROWSERS = frozenset({"www-browser", "links", "elinks", "lynx", "w3m"})
+"""The text browsers Python's :mod:`webbrowser` falls back on in a terminal
+with no graphical session (over SSH, as on a home server the phone plays
+on): one ran in the terminal ``terrace play`` prints on, over its link and
+QR code, and spent the link of the browser opened. None is opened unless
+named in ``BROWSER``."""
+
+
 def open_browser(url: str, keys: RemoteKeys | None = None, own: str | None = None) -> None:
-    """Open ``url`` in the browser; the link ``own`` made for it (one of
-    ``keys``) is forgotten when no browser opens: nobody would use it."""
+    """Open ``url`` in the browser (never a text browser of this terminal
+    that ``BROWSER`` does not name: :data:`TEXT_BROWSERS`); the link
+    ``own`` made for it (one of ``keys``) is forgotten when no browser
+    opens: nobody would use it."""
     try:
-        opened = webbrowser.open(url)
+        opened = not text_browsers_only() and webbrowser.open(url)
     except webbrowser.Error:
         opened = False
     if not opened and keys is not None and own is not None:
         keys.forget(own)
+
+
+def text_browsers_only() -> bool:
+    """True when the browser :mod:`webbrowser` would open first is a text
+    browser (:data:`TEXT_BROWSERS`: then there is no other, but after it)
+    that ``BROWSER`` does not name."""
+    if os.environ.get("BROWSER"):
+        return False
+    try:
+        return getattr(webbrowser.get(), "name", None) in TEXT_BROWSERS
+    except webbrowser.Error:
+        return False
