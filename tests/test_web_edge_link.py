@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import webbrowser
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -127,12 +128,32 @@ def test_play_names_the_computers_other_addresses(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the interfaces are read on Linux only")
-def test_the_network_address_is_among_the_interfaces() -> None:
-    address = remote.network_address()
-    if address is None:
-        pytest.skip("this machine has no network address")
+def test_the_interfaces_addresses_are_this_computers() -> None:
     found = remote.interface_addresses()
-    assert address in found and not any(ipaddress.ip_address(each).is_loopback for each in found)
+    if not found:
+        pytest.skip("this machine has no network device with an address")
+    assert not any(ipaddress.ip_address(each).is_loopback for each in found)
+    for address in found:  # (an address read wrong is no address of this computer)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind((address, 0))
+
+
+def test_a_virtual_interface_is_no_way_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Docker's bridge, with a container running, and a VPN's tunnel were
+    named as addresses for the phone: only a device, or a bridge with one
+    among its ports, is."""
+    devices = {"wlan0": "pci0000:00/net/wlan0", "enp3s0": "pci0000:00/net/enp3s0", "tun0": "virtual/net/tun0",
+               "docker0": "virtual/net/docker0", "veth1": "virtual/net/veth1", "br0": "virtual/net/br0"}
+    net = tmp_path / "class" / "net"
+    net.mkdir(parents=True)
+    for name, place in devices.items():
+        (tmp_path / "devices" / place).mkdir(parents=True)
+        (net / name).symlink_to(tmp_path / "devices" / place)
+    for bridge, port in (("docker0", "veth1"), ("br0", "enp3s0")):
+        (net / bridge / "brif").mkdir()
+        (net / bridge / "brif" / port).symlink_to(net / port)
+    monkeypatch.setattr(remote, "NET_CLASS", net, raising=False)
+    assert {name for name in devices if remote.is_device(name)} == {"wlan0", "enp3s0", "br0"}
 
 
 def test_play_waits_for_no_silent_dns_server(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO, TypeVar
 
 WILDCARDS = ("0.0.0.0", "::")
@@ -69,10 +70,11 @@ nothing on it, as Docker's own without containers, is not running)."""
 
 def interface_addresses() -> list[str]:
     """The IPv4 addresses of this computer's network interfaces (each
-    one's first, of those up and connected), loopback and link-local ones
-    left out: besides its default route's (:func:`network_address`),
-    those of another network (a second Wi-Fi, a VPN beside the home
-    network). Linux only: none elsewhere."""
+    one's first, of those up, connected and of a device of its own:
+    :func:`is_device`), loopback and link-local ones left out: besides its
+    default route's (:func:`network_address`), which may be a VPN's, those
+    of another network (a second Wi-Fi, Ethernet). Linux only: none
+    elsewhere."""
     if sys.platform != "linux":
         return []
     import fcntl
@@ -84,7 +86,7 @@ def interface_addresses() -> list[str]:
                 # (struct ifreq: the name in 16 bytes, then a sockaddr_in whose address is at 20)
                 asked = struct.pack("256s", name.encode()[:15])
                 flags = struct.unpack_from("H", fcntl.ioctl(probe.fileno(), SIOCGIFFLAGS, asked), 16)[0]
-                if flags & IFF_UP_RUNNING == IFF_UP_RUNNING:
+                if flags & IFF_UP_RUNNING == IFF_UP_RUNNING and is_device(name):
                     found.add(ipaddress.IPv4Address(fcntl.ioctl(probe.fileno(), SIOCGIFADDR, asked)[20:24]))
     return [str(a) for a in sorted(found) if not (a.is_loopback or a.is_link_local or a.is_unspecified)]
 
@@ -122,6 +124,22 @@ def _answered(calls: list[Callable[[], T]], until: float) -> list[T]:
 def _addresses_of(name: str) -> set[str]:
     """The addresses ``name`` has (an IPv6 one without its zone)."""
     return {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
+
+
+NET_CLASS = Path("/sys/class/net")
+"""Where Linux shows each network interface, as a link to its device."""
+
+
+def is_device(interface: str) -> bool:
+    """True when the network ``interface`` is a device of this computer
+    (Wi-Fi, Ethernet), or a bridge with one among its ports, as a virtual
+    machine's host bridges its network: no phone reaches the computer by
+    a virtual one alone (a VPN's tunnel, the bridge of Docker's
+    containers, 172.17.0.1). True where Linux does not tell."""
+    if "/devices/virtual/" not in str((NET_CLASS / interface).resolve()):
+        return True
+    ports = NET_CLASS / interface / "brif"
+    return ports.is_dir() and any(is_device(port.name) for port in ports.iterdir())
 
 
 def machine_hosts(host: str) -> list[str]:
