@@ -355,3 +355,21 @@ def test_a_browser_with_the_cookie_gets_the_game_whatever_became_of_its_hold() -
         assert keys.was_spent(link)
         still = phone.get(clean, headers={**HOST, **BROWSER})
         assert still.status_code == 200 and still.text == game.text
+
+
+def test_a_browser_that_keeps_no_cookies_is_told_it_needs_them() -> None:
+    """A browser that keeps no cookies (Safari's "Block All Cookies") is
+    led from the link to the clean address without the hold, and was told
+    to open the address with the token, which it had just done: round and
+    round. The words say it needs a browser that keeps cookies."""
+    keys = RemoteKeys()
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        for language, words in (("en", "a browser that keeps cookies"), ("de", "der Cookies annimmt")):
+            headers = {**HOST, **BROWSER, "accept-language": language}
+            held = client.get(f"/?token={keys.link}", headers=headers)
+            assert held.status_code == 303 and HELD in held.headers["set-cookie"]
+            client.cookies.clear()  # (kept by no browser)
+            page = client.get(held.headers["location"], headers=headers)
+            assert page.status_code == 401 and 'data-code="token-needed"' in page.text
+            assert words in page.text

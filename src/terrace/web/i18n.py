@@ -210,8 +210,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         403, "requests from other web sites are refused",
         "Anfragen von anderen Websites werden abgelehnt."),
     WebRefusal.TOKEN_NEEDED: Wording(
-        401, "open the address with the token that terrace play printed",
-        "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
+        401, "open the address with the token that terrace play printed, in a browser that keeps cookies",
+        "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat, in einem Browser, "
+        "der Cookies annimmt."),
     WebRefusal.LINK_SPENT: Wording(
         401, "this link has been used already, and each link opens the game once: open the newest link "
              "that terrace play printed on the computer (or scan its QR code), or, if it is no longer "
