@@ -33,7 +33,7 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 
 @command("play")
 @once_option("--host", default=None,
-             help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
+             help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every IPv4 network) with --remote; "
                   "an IPv6 address with or without brackets ([::1] or ::1).")
 @once_option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
              help="Port to listen on (0 = any free port).")
