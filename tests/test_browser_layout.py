@@ -1192,3 +1192,19 @@ def test_a_hint_of_many_samples_moves_no_card_at_1024_px(api: Api, open_game: An
     settled(page)
     assert "4.096" in page.locator("#prompt .prompt-brief").inner_text()  # (the case tested)
     assert page.evaluate(board_top) == before
+
+
+def test_a_message_cut_to_one_line_is_whole_again_in_a_wider_window(api: Api, open_game: Any) -> None:
+    """A refusal kept in the prompt, cut to one line and More at 900 px
+    (its words take two there), stayed cut after the window was widened to
+    1280 px, where they take one: they are shown whole again, no More, and
+    cut again when the window is narrowed."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, viewport={"width": 900, "height": 720})
+    page.locator("[data-pile='reserve'] > .card").first.click()  # (not free yet: the words say why)
+    page.locator("#prompt.notice.cut").wait_for()
+    resize(page, 1280, 720)
+    assert page.locator("#prompt.notice").inner_text().startswith("The J♦ is not free yet")
+    assert page.locator("#prompt.cut, #prompt .prompt-more").count() == 0
+    resize(page, 900, 720)  # (and narrowed again, cut again to the room of the prompt of play)
+    assert page.locator("#prompt.notice.cut .prompt-more").count() == 1
