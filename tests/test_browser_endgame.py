@@ -884,6 +884,40 @@ def test_the_win_screens_heading_and_focused_button_stay_in_sight_on_a_phone(
     assert seen == [["Gewonnen!", True], ["Neues Spiel", True]], seen
 
 
+def test_a_win_undone_and_won_again_shows_the_time_the_statistics_count(api: Api, open_game: Any) -> None:
+    """The statistics time a win to its first win (statistics.win_seconds,
+    the game's won_seconds); the win screen showed the playing time so far,
+    which after an undo and the win again held the time played since. Won,
+    undone, redone; undone twice, played on: each shows the first win's time."""
+    game = line_game(api, len(LINE["moves"]) - 1)
+    page = open_game(game, reduced_motion="reduce")
+    time_shown = page.locator("dialog.end[open] [data-stat='time'] dd")
+    shown: list[str] = []
+
+    def win(*presses: str) -> None:
+        for press in presses:
+            if press.startswith("#"):
+                page.locator(press).click()
+            else:
+                page.keyboard.press(press)
+        time_shown.wait_for()
+        shown.append(time_shown.inner_text())
+        page.keyboard.press("Escape")
+
+    def undo(times: int) -> None:
+        for _ in range(times):
+            page.locator("#btn-undo").click()
+        moves_seen(page, len(LINE["moves"]) - times)
+    win("5", "f")
+    undo(1)
+    page.wait_for_timeout(1200)  # (more than a second played after the win)
+    win("#btn-redo")
+    undo(2)
+    win("9", "f", "5", "f")
+    seconds = int(api.client.get(f"/api/games/{game['id']}").json()["won_seconds"])
+    assert shown == [f"{seconds // 60}:{seconds % 60:02d}"] * 3
+
+
 def test_an_end_screen_without_figures_keeps_no_room_for_them(api: Api, open_game: Any) -> None:
     """Only a win's figures scroll when room is short (a floor of 2.5 rem
     for them): a game given up has none, and its slot stays empty, no room."""

@@ -243,19 +243,20 @@ function stat(label, value, name) {
 async function winFacts(game) {
   // the time first: the statistics then count this win with all of it, so
   // that the win is the fastest exactly when their fastest time is its own
-  const total = await flushTime();
-  const stats = await api.stats();
+  await flushTime();
+  const [stats, stored] = await Promise.all([api.stats(), api.get(game.id)]);
   // the group the game counts in: its variant, or a custom one for other rules
   const key = game.stats_key || game.variant;
   const block = stats.ok ? (stats.data.variants || {})[key] : null;
   // (custom rules are named with what differs from their preset, as the statistics name them)
   const title = stats.ok ? groupTitle(stats.data, key, game.title) : game.title;
-  // The win's time as the statistics count it (won_seconds): the playing
-  // time reported, which is this tab's clock, or with none reported (a game
-  // played through the API) from the first move to the win; it showed 0:00
-  // there while the statistics gave the same win as 0:31.
-  const reported = total ?? game.active_ms ?? 0;
-  return { ms: reported || (game.won_seconds ?? 0) * 1000, block, title };
+  // The win's time as the statistics count it (won_seconds, read after the
+  // time is reported): the playing time up to the first win. The playing
+  // time so far showed there instead, which after a win, an undo and the
+  // win again held the time played since the first (0:01, then 0:02,
+  // for a win of 0:00 undone for 1.2 s).
+  const seconds = stored.ok && stored.data.id === game.id ? stored.data.won_seconds : game.won_seconds;
+  return { ms: seconds === null || seconds === undefined ? null : seconds * 1000, block, title };
 }
 
 async function fillWin(dialog, game) {
@@ -263,7 +264,7 @@ async function fillWin(dialog, game) {
   if (dialog.dataset.game !== game.id) return;
   const moves = game.moves;
   const facts = el("dl", { class: "end-stats" },
-    stat(t("end.time"), formatDuration(ms), "time"),
+    stat(t("end.time"), ms === null ? "–" : formatDuration(ms), "time"),
     stat(t("end.moves"), count(moves), "moves"),
     stat(t("end.hints"), count(game.hints), "hints"),
     stat(t("end.undos"), count(game.undos), "undos"));
@@ -279,7 +280,7 @@ async function fillWin(dialog, game) {
     // (a win that only equals the fewest moves of an earlier one is no new record)
     const fewest = moves <= (block.fewest_moves ?? Infinity);
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
-    const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
+    const fastest = block.fastest_seconds !== null && ms !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
     const newFewest = fewest && !equalled;
     // (a record is news of a win just made: a won game opened again, from
     // the statistics or by a reload, that holds a best was hailed as a new
