@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
+import { leastHiding, spotsNear } from "./placing.js";
 import { app, closedByBack, moving } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
@@ -297,6 +298,7 @@ async function fillWin(dialog, game) {
     }
   }
   dialog.querySelector(".end-stats-slot").replaceChildren(facts);
+  placeEnd(dialog);  // (taller now)
   // (the figures come after the dialog opened with its button focused: on
   // a phone they pushed that button out of the dialog's sight)
   const focused = document.activeElement;
@@ -380,8 +382,34 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   const shown = dialog.open;
   if (shown) dialog.close();
   dialog.show();
+  placeEnd(dialog);
   if (!shown) closedByBack(dialog);
 }
+
+// The end screen where it hides the fewest cards' rank and suit, nearest
+// to its place in style.css (low in the middle): there it covered the
+// lowest cards of the tableau, the final position a player wants to see
+// (a lost game at 1366x768 in German: 13 indices in sight). Below the
+// header, above a phone's toolbar; placed again whenever the board is
+// drawn anew (a resize).
+function placeEnd(dialog) {
+  if (!dialog.open) return;
+  dialog.style.cssText = "";
+  const from = dialog.getBoundingClientRect();
+  const margin = 8;
+  const area = {
+    left: margin,
+    top: document.querySelector(".bar").getBoundingClientRect().bottom + margin,
+    right: innerWidth - margin,
+    bottom: innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0") - margin,
+  };
+  const spot = leastHiding(spotsNear(from, from, area), from);
+  if (spot === from) return;
+  Object.assign(dialog.style, { left: `${spot.left}px`, top: `${spot.top}px`, right: "auto", bottom: "auto", margin: "0" });
+}
+
+new MutationObserver(() => placeEnd($("#dlg-end")))
+  .observe(document.body, { attributes: true, attributeFilter: ["data-fitted"] });
 
 // The end screen is not modal (a click may still reach the header and the
 // board), but it covers part of the board: the keyboard's focus, which it
