@@ -14,6 +14,7 @@ import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
 import { attachMenu, foldCrowdedHeader, keepInSight, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
+import { tapCount } from "./taps.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -1204,7 +1205,7 @@ function clickBoard(target, clicks) {
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
   if (name === "stock") return clickStock(clicks, lastPointer === "touch");
-  const clicked = clicks || 1;
+  const clicked = lastPointer === "touch" ? tapCount(name, clicks || 1) : clicks || 1;
   const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
   const game = app.game;
   const drops = Boolean(game) && !game.replay && game.status !== "choosing" && Boolean(app.selected) && app.selected !== name;
