@@ -308,3 +308,30 @@ def hint_words(page: Any) -> str:
 
 def top(page: Any, pile: str) -> Any:
     return page.locator(f"[data-pile='{pile}'] > .card").last
+
+
+# The cards' rank and suit indices in sight (none under the next card of
+# its pile) that the box of `selector` lies over.
+INDICES_UNDER = """(selector) => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const covered = (card, r) => {
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    for (let next = card.nextElementSibling; next; next = next.nextElementSibling) {
+      const c = next.getBoundingClientRect();
+      const over = c.left <= x && x <= c.right && c.top <= y && y <= c.bottom;
+      if (next.classList.contains('card') && over) return true;
+    }
+    return false;
+  };
+  return [...document.querySelectorAll('#board .card .idx')].filter((idx) => {
+    const r = idx.getBoundingClientRect();
+    return r.width && over(r, box) && !covered(idx.closest('.card'), r);
+  }).map((idx) => idx.closest('.card').dataset.card);
+}"""
+
+
+def indices_under(page: Any, selector: str = "#why") -> list[str]:
+    """The cards whose rank and suit in sight the box of ``selector`` hides."""
+    cards: list[str] = page.evaluate(INDICES_UNDER, selector)
+    return cards

@@ -12,7 +12,17 @@ from typing import Any
 
 import pytest
 
-from browser_support import STATS, Api, moves_seen, settled, slow_animations, top, until
+from browser_support import (
+    STATS,
+    Api,
+    indices_under,
+    moves_seen,
+    resize,
+    settled,
+    slow_animations,
+    top,
+    until,
+)
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
@@ -28,6 +38,17 @@ FINISH_AFTER = 232
 alone are certain to win (checked below)."""
 SAFE_DEAL = 39
 """Terrace deal whose first candidate leaves two base cards safe to put up."""
+
+
+@pytest.fixture(scope="module")
+def lost_game(api: Api) -> dict[str, Any]:
+    """The golden lost game played to its end through the API, once for the
+    tests of this file that only look at it (its 237 moves cost 2.5 s)."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    lost = api.play(game, *record.moves)
+    assert lost["status"] == "lost"
+    return lost
 
 
 def line_board(moves: int) -> Board:
@@ -590,6 +611,19 @@ def test_a_game_lost_at_its_start_offers_no_undo(api: Api, open_game: Any, local
     assert "null" not in end.inner_text()
 
 
+def test_the_end_screen_of_a_lost_game_leaves_its_last_cards_in_sight(lost_game: dict[str, Any],
+                                                                      open_game: Any) -> None:
+    """The end screen sat low in the middle, over the lowest cards of the
+    tableau (the golden lost game at 1366x768 in German: 13 indices in
+    sight, its piles' top cards among them). It goes where it hides fewest,
+    here none, and again after the window is made smaller."""
+    page = open_game(lost_game, locale="de-DE", viewport={"width": 1366, "height": 768})
+    page.locator("dialog.end[open]").wait_for()
+    assert indices_under(page, "#dlg-end") == []
+    resize(page, 1280, 720)
+    assert len(indices_under(page, "#dlg-end")) <= 1  # (no room there that hides none: 14 before)
+
+
 def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> None:
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
@@ -603,12 +637,11 @@ def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> 
     moves_seen(page, len(record.moves) - 1)
 
 
-def test_the_end_screen_keeps_the_keyboard_and_escape_closes_it(api: Api, open_game: Any) -> None:
+def test_the_end_screen_keeps_the_keyboard_and_escape_closes_it(lost_game: dict[str, Any],
+                                                                open_game: Any) -> None:
     """Tab never leaves the end screen for the piles it covers, and Escape
     closes it (a player who uses only the keyboard)."""
-    record = golden("terrace-lost")
-    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
-    page = open_game(api.play(game, *record.moves), locale="de-DE")
+    page = open_game(lost_game, locale="de-DE")
     end = page.locator("dialog.end[open]")
     end.wait_for()
     for _ in range(12):
@@ -884,6 +917,40 @@ def test_the_win_screens_heading_and_focused_button_stay_in_sight_on_a_phone(
     assert seen == [["Gewonnen!", True], ["Neues Spiel", True]], seen
 
 
+def test_a_win_undone_and_won_again_shows_the_time_the_statistics_count(api: Api, open_game: Any) -> None:
+    """The statistics time a win to its first win (statistics.win_seconds,
+    the game's won_seconds); the win screen showed the playing time so far,
+    which after an undo and the win again held the time played since. Won,
+    undone, redone; undone twice, played on: each shows the first win's time."""
+    game = line_game(api, len(LINE["moves"]) - 1)
+    page = open_game(game, reduced_motion="reduce")
+    time_shown = page.locator("dialog.end[open] [data-stat='time'] dd")
+    shown: list[str] = []
+
+    def win(*presses: str) -> None:
+        for press in presses:
+            if press.startswith("#"):
+                page.locator(press).click()
+            else:
+                page.keyboard.press(press)
+        time_shown.wait_for()
+        shown.append(time_shown.inner_text())
+        page.keyboard.press("Escape")
+
+    def undo(times: int) -> None:
+        for _ in range(times):
+            page.locator("#btn-undo").click()
+        moves_seen(page, len(LINE["moves"]) - times)
+    win("5", "f")
+    undo(1)
+    page.wait_for_timeout(1200)  # (more than a second played after the win)
+    win("#btn-redo")
+    undo(2)
+    win("9", "f", "5", "f")
+    seconds = int(api.client.get(f"/api/games/{game['id']}").json()["won_seconds"])
+    assert shown == [f"{seconds // 60}:{seconds % 60:02d}"] * 3
+
+
 def test_an_end_screen_without_figures_keeps_no_room_for_them(api: Api, open_game: Any) -> None:
     """Only a win's figures scroll when room is short (a floor of 2.5 rem
     for them): a game given up has none, and its slot stays empty, no room."""
@@ -1045,7 +1112,7 @@ def test_a_tab_whose_time_report_finds_the_game_given_up_elsewhere_catches_up(
 
 @pytest.mark.parametrize("end", ["won", "lost", "given-up"])
 def test_the_end_screen_of_a_finished_game_gives_the_focus_to_new_game(
-    api: Api, open_game: Any, end: str
+    api: Api, lost_game: dict[str, Any], open_game: Any, end: str
 ) -> None:
     """Won, lost or given up, the end screen opens with the focus on New
     game (its main action, what Enter then does), the same on all three; a
@@ -1055,9 +1122,7 @@ def test_the_end_screen_of_a_finished_game_gives_the_focus_to_new_game(
         game = line_game(api, len(LINE["moves"]))
         title = "You won!"
     elif end == "lost":
-        record = golden("terrace-lost")
-        game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
-        game = api.play(game, *record.moves)
+        game = lost_game
         title = "Game over"
     else:
         game = api.play(api.new(variant="terrace", deal_number=7), "c2")

@@ -583,3 +583,19 @@ def test_the_page_takes_a_browser_languages_first_subtag(api: Api, open_game: An
         f"Object.defineProperty(navigator, 'languages', {{get: () => {languages!r}}});"))
     assert page.evaluate("navigator.languages") == languages
     assert page.locator("#btn-new").inner_text() == button
+
+
+def test_two_quick_double_taps_on_a_pile_send_both_its_cards_home(api: Api, open_game: Any) -> None:
+    """Chrome counts quick taps 1, 2, 3 and then 1 again: the second of two
+    quick double taps on a pile (deal 2: t2's card goes home, then the one
+    that fills the pile) came as a third tap and a first, which picked the
+    uncovered card up and put it down again. Both go home now."""
+    game = api.play(api.new(variant="terrace", deal_number=2), "c2")
+    page = open_game(game, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    box = top(page, "t2").bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for moves in (1, 2):  # (the second at once: Chrome's taps 3 and 1 on an idle machine)
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+        moves_seen(page, game["moves"] + moves)

@@ -162,3 +162,15 @@ def test_the_redeals_left_are_shown_and_the_empty_stock_says_it_turns_the_waste_
     # (rules without redeals show no such counter)
     other = open_game(api.new(variant="terrace", deal_number=9), locale=locale)
     assert other.locator("[data-counter='redeals']").count() == 0
+
+
+def test_rules_that_leave_nothing_to_draw_show_no_redeals(api: Api, open_game: Any) -> None:
+    """A terrace at its largest (one pack, one pile: 50) leaves no card in
+    the stock, so a redeal never turns anything (Rules.as_played): the page
+    said 'Redeals left 9' all game long under such rules with 9 redeals."""
+    options = {"decks": 1, "reserve": 50, "piles": 1, "candidates": 0, "redeals": 9}
+    game = api.new(variant="terrace", options=options, deal_number=2)
+    assert game["counters"]["stock"] == 0 and game["redeals_in_play"] == 0
+    page = open_game(game)
+    assert page.locator("[data-counter='moves']").count() == 1
+    assert page.locator("[data-counter='redeals']").count() == 0

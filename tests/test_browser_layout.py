@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, hint_words, moves_seen, press_on, resize, settled, top, until
+from browser_support import Api, hint_words, indices_under, moves_seen, press_on, resize, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -1133,16 +1133,6 @@ def test_a_title_cut_short_keeps_its_deal(api: Api, open_game: Any) -> None:
     assert title.evaluate(DEAL_SHOWN)[0]
 
 
-# The cards' rank and suit indices that the why-bubble lies over.
-INDICES_UNDER_WHY = """() => {
-  const why = document.querySelector('#why').getBoundingClientRect();
-  return [...document.querySelectorAll('#board .card .idx')].filter((idx) => {
-    const r = idx.getBoundingClientRect();
-    return r.width && r.left < why.right && why.left < r.right && r.top < why.bottom && why.top < r.bottom;
-  }).map((idx) => idx.closest('.card').dataset.card);
-}"""
-
-
 @pytest.mark.parametrize(("locale", "width", "height"), [("de-DE", 1280, 720), ("en-GB", 1920, 1080)])
 def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     api: Api, open_game: Any, locale: str, width: int, height: int
@@ -1160,7 +1150,11 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     top(page, "t1").click()  # (nowhere to go: the bubble and the prompt say why)
     page.locator("#prompt.notice.error").wait_for()
     settled(page)
-    assert page.evaluate(INDICES_UNDER_WHY) == []
+    assert indices_under(page) == []
+    # (the first terrace card's, centred on it, hid foundation 1's 9♣ whole)
+    page.locator("[data-pile='reserve'] > .card").first.click()
+    page.locator("#why:not([hidden])").wait_for()
+    assert indices_under(page) == []
     page.route("**/why*", lambda route: route.fulfill(status=431, body=""))
     top(page, "t8").click()
     settled(page)
@@ -1192,3 +1186,19 @@ def test_a_hint_of_many_samples_moves_no_card_at_1024_px(api: Api, open_game: An
     settled(page)
     assert "4.096" in page.locator("#prompt .prompt-brief").inner_text()  # (the case tested)
     assert page.evaluate(board_top) == before
+
+
+def test_a_message_cut_to_one_line_is_whole_again_in_a_wider_window(api: Api, open_game: Any) -> None:
+    """A refusal kept in the prompt, cut to one line and More at 900 px
+    (its words take two there), stayed cut after the window was widened to
+    1280 px, where they take one: they are shown whole again, no More, and
+    cut again when the window is narrowed."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, viewport={"width": 900, "height": 720})
+    page.locator("[data-pile='reserve'] > .card").first.click()  # (not free yet: the words say why)
+    page.locator("#prompt.notice.cut").wait_for()
+    resize(page, 1280, 720)
+    assert page.locator("#prompt.notice").inner_text().startswith("The J♦ is not free yet")
+    assert page.locator("#prompt.cut, #prompt .prompt-more").count() == 0
+    resize(page, 900, 720)  # (and narrowed again, cut again to the room of the prompt of play)
+    assert page.locator("#prompt.notice.cut .prompt-more").count() == 1

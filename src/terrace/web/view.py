@@ -232,6 +232,8 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "counters": {**counters, "moves": counters["moves"] + game.moves_before(board)},
         "sources": describe_sources(board, state),
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
+        # (none where no card is ever left to draw: the page shows no redeals then)
+        "redeals_in_play": game.rules.as_played().redeals,
         "choices": choices,
         "foundations": foundation_badges(board, state),
         "terrace_dead": dead,

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
+import { leastHiding, spotsNear } from "./placing.js";
 import { app, closedByBack, moving } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
@@ -243,19 +244,20 @@ function stat(label, value, name) {
 async function winFacts(game) {
   // the time first: the statistics then count this win with all of it, so
   // that the win is the fastest exactly when their fastest time is its own
-  const total = await flushTime();
-  const stats = await api.stats();
+  await flushTime();
+  const [stats, stored] = await Promise.all([api.stats(), api.get(game.id)]);
   // the group the game counts in: its variant, or a custom one for other rules
   const key = game.stats_key || game.variant;
   const block = stats.ok ? (stats.data.variants || {})[key] : null;
   // (custom rules are named with what differs from their preset, as the statistics name them)
   const title = stats.ok ? groupTitle(stats.data, key, game.title) : game.title;
-  // The win's time as the statistics count it (won_seconds): the playing
-  // time reported, which is this tab's clock, or with none reported (a game
-  // played through the API) from the first move to the win; it showed 0:00
-  // there while the statistics gave the same win as 0:31.
-  const reported = total ?? game.active_ms ?? 0;
-  return { ms: reported || (game.won_seconds ?? 0) * 1000, block, title };
+  // The win's time as the statistics count it (won_seconds, read after the
+  // time is reported): the playing time up to the first win. The playing
+  // time so far showed there instead, which after a win, an undo and the
+  // win again held the time played since the first (0:01, then 0:02,
+  // for a win of 0:00 undone for 1.2 s).
+  const seconds = stored.ok && stored.data.id === game.id ? stored.data.won_seconds : game.won_seconds;
+  return { ms: seconds === null || seconds === undefined ? null : seconds * 1000, block, title };
 }
 
 async function fillWin(dialog, game) {
@@ -263,7 +265,7 @@ async function fillWin(dialog, game) {
   if (dialog.dataset.game !== game.id) return;
   const moves = game.moves;
   const facts = el("dl", { class: "end-stats" },
-    stat(t("end.time"), formatDuration(ms), "time"),
+    stat(t("end.time"), ms === null ? "–" : formatDuration(ms), "time"),
     stat(t("end.moves"), count(moves), "moves"),
     stat(t("end.hints"), count(game.hints), "hints"),
     stat(t("end.undos"), count(game.undos), "undos"));
@@ -279,7 +281,7 @@ async function fillWin(dialog, game) {
     // (a win that only equals the fewest moves of an earlier one is no new record)
     const fewest = moves <= (block.fewest_moves ?? Infinity);
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
-    const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
+    const fastest = block.fastest_seconds !== null && ms !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
     const newFewest = fewest && !equalled;
     // (a record is news of a win just made: a won game opened again, from
     // the statistics or by a reload, that holds a best was hailed as a new
@@ -296,6 +298,7 @@ async function fillWin(dialog, game) {
     }
   }
   dialog.querySelector(".end-stats-slot").replaceChildren(facts);
+  placeEnd(dialog);  // (taller now)
   // (the figures come after the dialog opened with its button focused: on
   // a phone they pushed that button out of the dialog's sight)
   const focused = document.activeElement;
@@ -379,8 +382,34 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   const shown = dialog.open;
   if (shown) dialog.close();
   dialog.show();
+  placeEnd(dialog);
   if (!shown) closedByBack(dialog);
 }
+
+// The end screen where it hides the fewest cards' rank and suit, nearest
+// to its place in style.css (low in the middle): there it covered the
+// lowest cards of the tableau, the final position a player wants to see
+// (a lost game at 1366x768 in German: 13 indices in sight). Below the
+// header, above a phone's toolbar; placed again whenever the board is
+// drawn anew (a resize).
+function placeEnd(dialog) {
+  if (!dialog.open) return;
+  dialog.style.cssText = "";
+  const from = dialog.getBoundingClientRect();
+  const margin = 8;
+  const area = {
+    left: margin,
+    top: document.querySelector(".bar").getBoundingClientRect().bottom + margin,
+    right: innerWidth - margin,
+    bottom: innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0") - margin,
+  };
+  const spot = leastHiding(spotsNear(from, from, area), from);
+  if (spot === from) return;
+  Object.assign(dialog.style, { left: `${spot.left}px`, top: `${spot.top}px`, right: "auto", bottom: "auto", margin: "0" });
+}
+
+new MutationObserver(() => placeEnd($("#dlg-end")))
+  .observe(document.body, { attributes: true, attributeFilter: ["data-fitted"] });
 
 // The end screen is not modal (a click may still reach the header and the
 // board), but it covers part of the board: the keyboard's focus, which it

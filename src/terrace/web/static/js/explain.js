@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { getLanguage, sentence as asSentence, spoken } from "./i18n.js";
+import { leastHiding } from "./placing.js";
 import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
@@ -17,8 +18,8 @@ export function hideWhy() {
 }
 
 // Show `text` next to `anchor` (a card or a pile): below or above it,
-// where it hides fewer cards' rank and suit (bubbleTop), always inside the
-// window. A screen reader hears it from #said, a live region that is always
+// where it hides fewest cards' rank and suit (bubbleSpots), always inside
+// the window. A screen reader hears it from #said, a live region that is always
 // there: the bubble appears with its text, and a live region that appears
 // is not read out.
 export function showWhy(text, anchor) {
@@ -29,16 +30,11 @@ export function showWhy(text, anchor) {
   // (the bubble goes at the next press or in a few seconds: the prompt keeps the words)
   document.dispatchEvent(new CustomEvent("refused", { detail: sentence }));
   node.hidden = false;
-  const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };
-  const width = node.offsetWidth;
-  const height = node.offsetHeight;
-  const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
-  const left = Math.min(Math.max(margin, (rect.left + rect.right) / 2 - width / 2), innerWidth - width - margin);
-  const tops = [rect.bottom + 8, rect.top - height - 8]  // (below, above: each kept inside the window)
-    .map((top) => Math.max(margin, Math.min(top, bottom - height - margin)));
-  node.style.left = `${left}px`;
-  node.style.top = `${bubbleTop(tops, bottom - rect.bottom > rect.top, { left, width, height })}px`;
+  const size = { width: node.offsetWidth, height: node.offsetHeight };
+  const spot = leastHiding(bubbleSpots(rect, size), size);
+  node.style.left = `${spot.left}px`;
+  node.style.top = `${spot.top}px`;
   if (anchor && anchor.classList.contains("card")) {
     anchor.classList.remove("refused");
     void anchor.offsetWidth;  // restart the shake
@@ -48,18 +44,29 @@ export function showWhy(text, anchor) {
   timer = setTimeout(hideWhy, SHOWN_MS);
 }
 
-// Of `tops` (below the card, above it), the one where the bubble (`box`:
-// its left, width and height) hides fewer cards' rank and suit; on a tie,
-// below when `belowFirst` (more room there), else above. The side with
-// more room alone put it above a pile's top card at 1280x720, over the
-// first cards of the terrace and their ranks, where below it lay bare felt.
-function bubbleTop(tops, belowFirst, { left, width, height }) {
-  const indices = [...document.querySelectorAll("#board .card .idx")]
-    .map((idx) => idx.getBoundingClientRect()).filter((r) => r.width > 0);
-  const hidden = (top) => indices.filter((r) => r.left < left + width && left < r.right
-    && r.top < top + height && top < r.bottom).length;
-  const [first, second] = belowFirst ? tops : [tops[1], tops[0]];
-  return hidden(second) < hidden(first) ? second : first;
+// Where the bubble of `size` may go by the card at `rect`: below or above
+// it (first the side with more room), centred on it or moved sideways while
+// it still spans part of the card, the nearest first; always inside the
+// window. Centred alone, the bubble of the first terrace card at 1280x720
+// hid foundation 1's 9♣ (both its indices), where moved left it hides none.
+function bubbleSpots(rect, { width, height }) {
+  const margin = 6;
+  const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
+  const inside = (left, top) => ({
+    left: Math.min(Math.max(margin, left), innerWidth - width - margin),
+    top: Math.max(margin, Math.min(top, bottom - height - margin)),
+  });
+  const tops = [rect.bottom + 8, rect.top - height - 8];  // (below, above)
+  if (bottom - rect.bottom <= rect.top) tops.reverse();
+  const centred = (rect.left + rect.right) / 2 - width / 2;
+  const spots = [];
+  const reach = (width + rect.right - rect.left) / 2 - 12;  // (still over a part of the card)
+  for (let shift = 0; shift <= reach; shift += 12) {
+    for (const left of shift ? [centred - shift, centred + shift] : [centred]) {
+      for (const top of tops) spots.push(inside(left, top));
+    }
+  }
+  return spots;
 }
 
 // Explain a card the player pressed: `index` is its place in `pile` (null:

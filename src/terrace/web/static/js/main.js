@@ -14,6 +14,7 @@ import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
 import { attachMenu, foldCrowdedHeader, keepInSight, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
+import { tapCount } from "./taps.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -360,6 +361,35 @@ function playPrompt(game) {
   return t(key, { click: t(`prompt.click.${app.settings.click}`) });
 }
 
+// What the prompt says with no message: what to do now, or how the game
+// ended (the room it holds is the room a message is cut to: holdPromptRoom).
+function promptOfPlay(game) {
+  let message;
+  if (game.replay) message = t("prompt.replay", { deal: String(game.deal_number), step: game.step, steps: game.steps });
+  else if (game.status === "choosing") {
+    message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
+      { n: game.choices.length, keys: choiceKeys(game.choices.length) });
+    if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
+    if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
+    // (a deal dead whichever base card is chosen: no choice is fatal, so
+    // none asks first; the setting says so before the choice, not after)
+    if (app.settings.deadEnd && game.terrace_dead) {
+      message += ` ${t("prompt.terraceDeadChoice", { n: game.choices.length })}`;
+    }
+  }
+  else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
+    message = `${playPrompt(game)} ${t("assist.noChoice")}`;
+  }
+  else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
+  else if (game.given_up) message = t("prompt.givenUp");
+  // (a terrace that could never be played out says so, as the coach does:
+  // a game lost at its deal said only that no move was left)
+  else if (game.status === "lost") message = t(game.terrace_dead ? "prompt.lostDead" : "prompt.lost");
+  else if (app.settings.deadEnd && game.terrace_dead) message = t("prompt.terraceDead");
+  else message = playPrompt(game);
+  return message;
+}
+
 // The prompt: `text`, or what to do now. The prompt is no live region: a
 // screen reader hears it (say) when `text` is given or the words change,
 // but not the end of a game (won, lost, given up), nor a `text` given with
@@ -374,31 +404,7 @@ function playPrompt(game) {
 function prompt(text, { said = true, spoken = null, notice = null, more = null } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
-  let message = text;
-  if (!message) {
-    if (game.replay) message = t("prompt.replay", { deal: String(game.deal_number), step: game.step, steps: game.steps });
-    else if (game.status === "choosing") {
-      message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
-        { n: game.choices.length, keys: choiceKeys(game.choices.length) });
-      if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
-      if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
-      // (a deal dead whichever base card is chosen: no choice is fatal, so
-      // none asks first; the setting says so before the choice, not after)
-      if (app.settings.deadEnd && game.terrace_dead) {
-        message += ` ${t("prompt.terraceDeadChoice", { n: game.choices.length })}`;
-      }
-    }
-    else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
-      message = `${playPrompt(game)} ${t("assist.noChoice")}`;
-    }
-    else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
-    else if (game.given_up) message = t("prompt.givenUp");
-    // (a terrace that could never be played out says so, as the coach does:
-    // a game lost at its deal said only that no move was left)
-    else if (game.status === "lost") message = t(game.terrace_dead ? "prompt.lostDead" : "prompt.lost");
-    else if (app.settings.deadEnd && game.terrace_dead) message = t("prompt.terraceDead");
-    else message = playPrompt(game);
-  }
+  const message = text || promptOfPlay(game);
   const node = $("#prompt");
   if (said && (text || (!ended && promptShown !== message))) say(spoken || message);
   // (a refusal kept: marked as one, style.css: .prompt.notice)
@@ -416,7 +422,7 @@ function prompt(text, { said = true, spoken = null, notice = null, more = null }
     promptShown = words;
     promptCut = false;
   }
-  holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`);
+  holdPromptRoom(node, kind, `${game.id} ${game.replay ? "replay" : game.status}`, game);
   if (kind && (promptCut || tallerThanRoom(node))) cutToRoom(node, message, more);
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
@@ -496,17 +502,37 @@ document.addEventListener("pointerdown", (event) => {
 let promptRoom = 0;
 let promptStage = null;
 
-function holdPromptRoom(node, notice, stage) {
+function holdPromptRoom(node, notice, stage, game) {
   if (stage !== promptStage) {
     promptStage = stage;
     promptRoom = 0;
   }
   node.style.minHeight = promptRoom ? `${promptRoom}px` : "";
   if (!notice) promptRoom = Math.max(promptRoom, node.getBoundingClientRect().height);
+  else if (!promptRoom) promptRoom = heightOfPlay(node, game);
 }
 
+// The height of the prompt of play at this width, measured in place of the
+// message shown (put back): a message drawn first after a resize is cut
+// to it as one shown before is.
+function heightOfPlay(node, game) {
+  const shown = [...node.childNodes];
+  const kind = node.className;
+  node.className = "prompt";
+  node.textContent = promptOfPlay(game);
+  const height = node.getBoundingClientRect().height;
+  node.className = kind;
+  node.replaceChildren(...shown);
+  return height;
+}
+
+// The window changed size (or the language, or it is printed): the room
+// is measured again, and a message cut to the old room is shown whole
+// again where it now fits (it stayed cut, behind More, in a window widened
+// to hold it).
 function forgetPromptRoom() {
   promptRoom = 0;
+  if (promptCut) promptShown = "";
   $("#prompt").style.minHeight = "";
 }
 
@@ -1179,7 +1205,7 @@ function clickBoard(target, clicks) {
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
   if (name === "stock") return clickStock(clicks, lastPointer === "touch");
-  const clicked = clicks || 1;
+  const clicked = lastPointer === "touch" ? tapCount(name, clicks || 1) : clicks || 1;
   const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
   const game = app.game;
   const drops = Boolean(game) && !game.replay && game.status !== "choosing" && Boolean(app.selected) && app.selected !== name;

@@ -820,8 +820,10 @@ export function renderCounters(node, game) {
     ["counter.tableau", c.tableau, "tableau"],
     ["counter.moves", c.moves, "moves"],
   ];
-  // (the passes through the stock left, under rules that give any)
-  if (game.options && game.options.redeals) items.splice(4, 0, ["counter.redeals", c.redeals_left, "redeals"]);
+  // (the passes through the stock left, under rules that give any in play:
+  // none where no card is left to draw, whatever the option says, as
+  // "Redeals left 9" said under a terrace at its largest)
+  if (game.redeals_in_play) items.splice(4, 0, ["counter.redeals", c.redeals_left, "redeals"]);
   node.replaceChildren(
     ...items.map(([key, value, name]) =>
       el("div", { class: "counter", "data-counter": name },
