@@ -789,6 +789,37 @@ def test_a_hint_or_analysis_counts_its_wait_for_a_worker(ask: str) -> None:
     assert took < 3.5, took  # before: the 1.8 s wait plus the whole 2.5 s
 
 
+def test_a_hint_whose_game_another_tab_changed_meanwhile_is_a_conflict() -> None:
+    """A hint asked at a position (after 0 and the game's revision) whose
+    game another tab changed during the search was answered for the
+    position that was gone (a move of deal 129 before c1 was played, which
+    the page would show) and counted as one of the game's hints. It is
+    refused now, 409 conflict, as a change asked on an older view is (the
+    page then shows the game as it is), and not counted."""
+    store = MemoryStore()
+    app = create_app(store, hint_seconds=1.0, pool=SolverPool(workers=1))
+    rules = get_rules("terrace")
+    # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
+    game = store.create("terrace", rules, Deal.from_number(129, rules))
+    pool = app.state.game.pool
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        seen = {"after": 0, "revision": game.revision}
+        hint = asyncio.ensure_future(_post(app, f"/api/games/{game.id}/hint", seen))
+        await asyncio.sleep(0.3)
+        moved = await _post(app, f"/api/games/{game.id}/moves", {"move": "c1", **seen})
+        return await hint, moved
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=STARTING))  # start the worker first
+        hint, moved = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert moved.status_code == 200, moved.text
+    assert hint.status_code == 409 and hint.json()["code"] == "conflict", hint.text  # (before: 200)
+    assert store.get(game.id).hints == 0  # (before: 1)
+
+
 def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:
     # (eight deals decided in a few positions each: the budget only has to
     # outlast a worker process starting on a loaded machine, 5 s did not)
