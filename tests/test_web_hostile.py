@@ -324,6 +324,36 @@ def test_nan_and_infinity_are_no_json_numbers(
     assert world(client, sqlite_store, game_id) == before
 
 
+@pytest.mark.parametrize(("path", "body", "number"), [
+    ("", '{"deal_number": 1e400}', "1e400"),
+    ("", '{"options": {"candidates": -1E+400}}', "-1E+400"),
+    ("", '{"options": {"decks": 3e-400}, "variant": "terrace"}', "3e-400"),
+    ("/time", '{"ms": 1e400}', "1e400"),
+    ("/time", '{"ms": 2.5e-999}', "2.5e-999"),
+    ("/moves", '{"move": "c1", "after": 1e-400}', "1e-400"),
+    ("/moves", '{"move": "c1", "revision": 1.7976931348623159e308}', "1.7976931348623159e308"),
+    ("/hint", '{"after": -1e400}', "-1e400"),
+    ("/undo", '{"revision": [1e999]}', "1e999"),
+])
+def test_numbers_beyond_a_float_are_refused_as_written(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str, path: str, body: str, number: str
+) -> None:
+    """Python's reader took 1e400 as inf and 1e-400 as 0.0, and each field
+    then refused a number the request did not hold ("a deal number must be
+    a whole number, not inf", "candidates ... not 0.0"): every number of
+    every body, nested ones too, that a float cannot hold is refused as
+    the JSON it is, quoting it as it was written."""
+    before = world(client, sqlite_store, game_id)
+    where = "/api/games" + (f"/{game_id}{path}" if path else "")
+    response = client.post(where, content=body.encode(), headers=JSON_TYPE)
+    assert_clear_refusal(response, body)
+    assert response.json()["code"] == "json-number-range", response.json()  # (before: the field's code)
+    assert response.json()["error"].startswith(f"{number} is beyond the numbers read here"), response.json()
+    german = client.post(where, content=body.encode(), headers={**JSON_TYPE, "accept-language": "de"})
+    assert german.json()["error"].startswith(f"{number} liegt außerhalb"), german.json()
+    assert world(client, sqlite_store, game_id) == before
+
+
 @pytest.mark.parametrize(("body", "code", "german"), [
     ("[" * 8000 + "]" * 8000, "json-too-deep", "zu tief verschachtelt"),
     ('{"move": ' + "[" * 4000 + "]" * 4000 + "}", "json-too-deep", "zu tief verschachtelt"),

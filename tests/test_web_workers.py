@@ -398,6 +398,69 @@ def test_a_worker_slow_to_start_answers_its_job_late_rather_than_not_at_all(
         pool.close()
 
 
+def test_a_timed_job_on_a_worker_still_starting_searches_what_the_start_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A timed job (a hint) given to a worker still starting was given its
+    whole budget when it was sent, and searched all of it once the worker
+    had started: a 0.5 s search answered after about 1.0 s at load 12. It
+    is given what the start left of its budget as the worker begins it,
+    and a quarter of it at least (LEAST_SHARE): that quarter here, the
+    worker held past the budget, so it is answered that soon after the
+    worker has started."""
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (held by SIGSTOP here, slow on a busy machine)
+    pool = SolverPool(workers=1, preload=())
+    pool.start()
+    pid = _held_worker(pool, 0)
+    threading.Timer(0.5, os.kill, args=(pid, signal.SIGCONT)).start()
+    try:
+        started = time.monotonic()
+        given = asyncio.run(pool.run(_sleep, budget=0.4, timed=True))  # (_sleep says the seconds it had)
+        answered = time.monotonic()
+        ready_at = pool._idle[0].ready_at
+        assert ready_at is not None and ready_at - started > 0.4  # (the scenario: a start past the budget)
+        assert given == pytest.approx(0.4 * workers.LEAST_SHARE), given  # (before: 0.4, the whole budget)
+        assert answered - ready_at < 0.25, answered - ready_at  # (before: 0.4 s more)
+    finally:
+        pool.close()
+
+
+class _SaysWhatIsLoaded:
+    """A worker's end of its pipe that notes, when the worker says it has
+    started, whether a module was imported by then; then the server is gone."""
+
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.loaded_when_ready: bool | None = None
+
+    def send(self, message: Any) -> None:
+        if message == workers.READY:
+            self.loaded_when_ready = self.module in sys.modules
+
+    def recv(self) -> Any:
+        raise EOFError
+
+
+def test_a_worker_imports_its_jobs_modules_before_it_says_it_has_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker said it had started once its own module was imported, and
+    imported the solver and the hints with its first job, inside the job's
+    budget: 0.11 CPU s (0.45-0.77 s of waiting at load 5). It imports them
+    first now; the web game's pool preloads the modules of every job it sends."""
+    (tmp_path / "terrace_preload_probe.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "terrace_preload_probe", raising=False)
+    conn = _SaysWhatIsLoaded("terrace_preload_probe")
+    interrupt = signal.getsignal(signal.SIGINT)
+    try:
+        workers._serve(conn, ("terrace_preload_probe",))  # type: ignore[arg-type]
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
+    assert conn.loaded_when_ready is True
+    assert {job.__module__ for job in JOBS} <= set(SolverPool().preload)
+
+
 def test_a_worker_that_never_starts_is_replaced_at_its_start_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(workers, "START_LIMIT", 1.0)
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
@@ -430,6 +493,30 @@ def test_a_job_goes_to_a_started_worker_rather_than_one_still_starting() -> None
     finally:
         with contextlib.suppress(ProcessLookupError):  # (replaced)
             os.kill(held, signal.SIGCONT)
+        pool.close()
+
+
+def test_a_job_while_every_worker_starts_takes_the_first_to_have_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Right after the server's start (two workers starting) a job went to
+    one of them at once, and waited for that one's start however long the
+    other had been ready: the job takes the first to start now (here the
+    other is held, SIGSTOP, as a machine too busy to run it would)."""
+    monkeypatch.setattr(workers._Worker, "stopped", lambda self: False)  # (held: slow, not stopped)
+    pool = SolverPool(workers=2)
+    pool.start()
+    held = _held_worker(pool, 1)  # (the one taken first among equals)
+    let_go = threading.Timer(3.0, os.kill, args=(held, signal.SIGCONT))  # (the old code's job then ends)
+    let_go.start()
+    try:
+        ready = pool._idle[0]
+        # (_echo: a job of this module would first import it, pytest and all, in the worker)
+        assert asyncio.run(pool.run(_echo, "", budget=STARTING, prefer="game")) == ""
+        assert pool._preferred.get("game") is ready  # (before: the held one, once let go)
+    finally:
+        let_go.cancel()
+        os.kill(held, signal.SIGCONT)
         pool.close()
 
 
@@ -702,6 +789,37 @@ def test_a_hint_or_analysis_counts_its_wait_for_a_worker(ask: str) -> None:
     assert took < 3.5, took  # before: the 1.8 s wait plus the whole 2.5 s
 
 
+def test_a_hint_whose_game_another_tab_changed_meanwhile_is_a_conflict() -> None:
+    """A hint asked at a position (after 0 and the game's revision) whose
+    game another tab changed during the search was answered for the
+    position that was gone (a move of deal 129 before c1 was played, which
+    the page would show) and counted as one of the game's hints. It is
+    refused now, 409 conflict, as a change asked on an older view is (the
+    page then shows the game as it is), and not counted."""
+    store = MemoryStore()
+    app = create_app(store, hint_seconds=1.0, pool=SolverPool(workers=1))
+    rules = get_rules("terrace")
+    # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
+    game = store.create("terrace", rules, Deal.from_number(129, rules))
+    pool = app.state.game.pool
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        seen = {"after": 0, "revision": game.revision}
+        hint = asyncio.ensure_future(_post(app, f"/api/games/{game.id}/hint", seen))
+        await asyncio.sleep(0.3)
+        moved = await _post(app, f"/api/games/{game.id}/moves", {"move": "c1", **seen})
+        return await hint, moved
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=STARTING))  # start the worker first
+        hint, moved = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert moved.status_code == 200, moved.text
+    assert hint.status_code == 409 and hint.json()["code"] == "conflict", hint.text  # (before: 200)
+    assert store.get(game.id).hints == 0  # (before: 1)
+
+
 def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:
     # (eight deals decided in a few positions each: the budget only has to
     # outlast a worker process starting on a loaded machine, 5 s did not)
@@ -836,9 +954,9 @@ class _SlowWorker(workers._Worker):
     """A worker whose process takes 0.5 s to make (fork and exec took up to
     220 ms at load 10)."""
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, preload: tuple[str, ...] = ()) -> None:
         time.sleep(0.5)
-        super().__init__(context)
+        super().__init__(context, preload)
 
 
 def test_a_new_worker_is_made_off_the_event_loop_and_outside_the_lock(

@@ -103,7 +103,8 @@ class DuplicateKeyError(JsonRefusedError):
 
 class NotJsonNumberError(JsonRefusedError):
     """JSON from outside holds ``NaN``, ``Infinity`` or ``-Infinity``,
-    which Python's reader takes as numbers but JSON (RFC 8259) has not."""
+    which Python's reader takes as numbers but JSON (RFC 8259) has not;
+    or a number beyond a float's range, which it took as infinite or 0."""
 
 
 class InvalidRecordError(TerraceError):

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from contextlib import suppress
@@ -350,10 +351,36 @@ def _no_constant(name: str) -> Any:
     raise NotJsonNumberError(Reason(Refusal.JSON_NOT_A_NUMBER, value=name))
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_one_of_each, parse_constant=_no_constant)
+_NONZERO_DIGIT = re.compile("[1-9]")
+
+
+def _float_in_range(text: str) -> float:
+    """A JSON number with a fraction or an exponent as a float; refuses one
+    beyond a float's range, which Python's reader took as infinite (``1e400``:
+    a budget, a count or a deal of ``inf``, named so in refusals) or as 0
+    (``1e-400``).
+
+    >>> _float_in_range("2.5e-3")
+    0.0025
+    >>> try:
+    ...     _float_in_range("-1e400")
+    ... except NotJsonNumberError as error:
+    ...     print(error.reason.code.value)
+    json-number-range
+    """
+    value = float(text)
+    mantissa = text.partition("e")[0].partition("E")[0]
+    if math.isinf(value) or (value == 0.0 and _NONZERO_DIGIT.search(mantissa)):
+        raise NotJsonNumberError(Reason(Refusal.JSON_NUMBER_RANGE, value=clip(text)))
+    return value
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_one_of_each, parse_constant=_no_constant,
+                            parse_float=_float_in_range)
 """The reader of JSON from outside: a key given twice in one object is
 refused (:class:`~terrace.errors.DuplicateKeyError`), not left to the last,
-and so is a number JSON has not (:class:`~terrace.errors.NotJsonNumberError`)."""
+and so is a number JSON has not or a float cannot hold
+(:class:`~terrace.errors.NotJsonNumberError`)."""
 
 
 def read_json(text: str | bytes) -> Any:
@@ -371,7 +398,8 @@ def read_json(text: str | bytes) -> Any:
     ...
     terrace.errors.NotJsonNumberError: NaN is no JSON number: give a number
     """
-    return json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
+    return json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant,
+                      parse_float=_float_in_range)
 
 
 _SPACE = re.compile("[ \t\n\r]*")

@@ -191,6 +191,7 @@ class Refusal(StrEnum):
     # JSON from outside (files, request bodies)
     JSON_DUPLICATE_KEY = "json-duplicate-key"
     JSON_NOT_A_NUMBER = "json-not-a-number"
+    JSON_NUMBER_RANGE = "json-number-range"
     JSON_TOO_DEEP = "json-too-deep"
     JSON_NUMBER_TOO_LONG = "json-number-too-long"
     JSON_CONTROL_CHARACTER = "json-control-character"
@@ -727,6 +728,11 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_NOT_A_NUMBER: Wording(
         _BAD, "{value} is no JSON number: give a number",
         "{value} ist keine Zahl in JSON: Eine Zahl angeben."),
+    Refusal.JSON_NUMBER_RANGE: Wording(
+        _BAD, "{value} is beyond the numbers read here (0, or from about 5e-324 to 1.8e308 either side of 0):"
+        " give a number within them",
+        "{value} liegt außerhalb der hier lesbaren Zahlen (0 oder etwa 5e-324 bis 1,8e308 beiderseits"
+        " der 0): Eine Zahl darin angeben."),
     Refusal.JSON_TOO_DEEP: Wording(
         _BAD, "the JSON is nested too deeply (lists and objects within each other)",
         "Das JSON ist zu tief verschachtelt (Listen und Objekte ineinander)."),

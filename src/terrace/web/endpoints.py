@@ -553,6 +553,10 @@ class WebGame:
         line = found.pop("kept")
         if line is not None:
             self.lines.put(game.id, line)
+        if body.keys() & {"after", "revision"}:
+            # (changed by another tab during the search: the hint is for a position that is gone,
+            # neither shown nor counted; the page catches up on a conflict)
+            check_after({"revision": game.revision}, await self.load(game.id))
         if peek and in_play(game):
             await self.assisted(game.id)
         found["counted"] = False

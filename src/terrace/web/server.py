@@ -14,6 +14,7 @@ import contextlib
 import errno
 import os
 import queue
+import signal
 import socket
 import ssl
 import sys
@@ -245,16 +246,18 @@ def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
 
 
 def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None,
-          store: GameStore | None = None) -> None:
+          store: GameStore | None = None) -> bool:
     """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
     are stopped as soon as a stop is asked for, and so are the waits of
     ``store``'s changes for a database another program holds (see
     :meth:`~terrace.storage.GameStore.stop_waiting`), so the server ends
-    within a second or two and answers each request it has begun."""
+    within a second or two and answers each request it has begun. True
+    when a signal stopped it."""
     import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopped.append(sig)
             pool.closing.set()
             if store is not None:
                 store.stop_waiting()
@@ -264,23 +267,26 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLConte
     # Ctrl+C skips uvicorn's lifespan shutdown, and its task, cancelled as the event loop closed,
     # put a traceback on the terminal)
     config = server_config(app, tls, lifespan="off")
+    stopped: list[int] = []
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - interactive
-        pass
+        stopped.append(signal.SIGINT)
     finally:
         sock.close()
         pool.close()
+    return bool(stopped)
 
 
 def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
-        sock: socket.socket | None = None) -> None:
+        sock: socket.socket | None = None) -> bool:
     """Serve the web game on ``store`` until stopped: listen (on ``sock``
     when the caller has bound it already), print the link (a secret one with
     ``settings.remote``) on ``out`` (standard output by default), open the
     browser, serve. Without ``settings.remote`` the game is served on this
     computer only: an address (or ``sock``) other machines can reach is
-    refused before anything starts."""
+    refused before anything starts. True when a signal stopped it (SIGTERM,
+    Ctrl+C)."""
     check_reach(settings.host, settings.remote)
     if sock is not None:
         check_reach(str(sock.getsockname()[0]), settings.remote)
@@ -312,7 +318,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
         own = None if keys is None else keys.one_link()
         opened = url if own is None else game_link(settings.host, port, own, scheme)
         threading.Timer(BROWSER_DELAY, open_browser, args=(opened, keys, own)).start()
-    serve(app, sock, pool, settings.tls, store)
+    return serve(app, sock, pool, settings.tls, store)
 
 
 TEXT_BROWSERS = frozenset({"www-browser", "links", "elinks", "lynx", "w3m"})

@@ -10,7 +10,8 @@ searches in threads a plain request took 30 ms at the median instead of
   that has waited its own budget without a worker coming free (a 2 s hint
   is not kept waiting behind a 20 s analysis). A ``timed`` job's wait is
   part of its budget: it gets the seconds left (a 2 s hint that waited
-  1.5 s searches 0.5 s, and is answered in 2 s, not 3.5 s).
+  1.5 s searches 0.5 s, and is answered in 2 s, not 3.5 s), and a quarter
+  of its budget at least (:data:`LEAST_SHARE`).
 * A job stops when its caller goes away (``gone``), when the pool closes,
   or when its budget plus a grace period has passed since its worker could
   begin it, and so does one whose caller stops waiting (its task
@@ -22,6 +23,12 @@ searches in threads a plain request took 30 ms at the median instead of
   worker still starting (seconds on a busy machine) is waited for until
   :data:`START_LIMIT`, and is given jobs only when no started worker is
   free. Each stop says its cause (:class:`~terrace.web.i18n.SolverStop`).
+* A worker imports what its jobs need (:data:`PRELOAD`) before it says it
+  has started, and a ``timed`` job counts its seconds from its request to
+  the moment the worker begins it: a job given to a worker still starting
+  searches for what the start left of its budget, and at least
+  :data:`LEAST_SHARE` of it, so it is answered within its budget, or that
+  share after the worker has started, never a whole budget after it.
 * New workers are made outside the pool's lock and off the event loop;
   a job goes to its worker, and its reply comes back, through threads of
   their own, so that a worker stopped halfway through either holds up
@@ -47,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import itertools
 import multiprocessing
 import signal
@@ -69,6 +77,16 @@ T = TypeVar("T")
 CANCEL = "cancel"
 READY = "ready"
 """What a new worker says once it has started (its imports done)."""
+LEAST_SHARE = 0.25
+"""The share of its budget a ``timed`` job searches at least, however
+long its wait for a worker to start: an easy hint (deal 7 after c2, every
+sampled stock decided in 0.3 s) that a start left no time was the rule of
+thumb, where a quarter of 2 s decides it."""
+PRELOAD = ("terrace.web.hints", "terrace.web.coach_job", "terrace.solver.coach")
+"""The modules of the jobs the web game sends, which a worker imports
+before it says it has started: the first hint of a worker that said so at
+once imported them first, 0.11 CPU s (0.45-0.77 s of waiting at load 5),
+on top of its whole budget."""
 CANCEL_GRACE = 1.0
 """Seconds a worker that has started has to answer a cancel before it is
 replaced (one still starting gets until :data:`START_LIMIT`: a successor
@@ -138,9 +156,19 @@ def _sleep(seconds: float, cancel: Callable[[], bool]) -> float:
     return seconds
 
 
-def _serve(conn: Connection) -> None:
-    """A worker's life: run jobs until the server is gone."""
+def _within(func: Callable[..., T], until: float, least: float, *args: Any, cancel: Callable[[], bool]) -> T:
+    """``func(*args, seconds=..., cancel=cancel)`` given the seconds left
+    until ``until`` (a :func:`time.monotonic` instant, which every process
+    of the machine shares) as the worker begins it, and ``least`` at least."""
+    return func(*args, seconds=max(until - time.monotonic(), least), cancel=cancel)
+
+
+def _serve(conn: Connection, preload: tuple[str, ...] = ()) -> None:
+    """A worker's life: import ``preload``, say so, then run jobs until the
+    server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in preload:
+        importlib.import_module(name)
     try:
         conn.send(READY)
     except (EOFError, OSError):
@@ -261,10 +289,10 @@ class _Send(_InThread):
 
 
 class _Worker:
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, preload: tuple[str, ...] = ()) -> None:
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_serve, args=(child,), daemon=True, name="terrace-solver"
+            target=_serve, args=(child, preload), daemon=True, name="terrace-solver"
         )
         # (Ctrl+C reaches the whole process group: a worker that took it
         # while it still imported printed a traceback; it starts with the
@@ -375,9 +403,11 @@ class _Worker:
 class SolverPool:
     """A bounded pool of solver processes; see the module docstring."""
 
-    def __init__(self, workers: int = 2, waiting: int = 2) -> None:
+    def __init__(self, workers: int = 2, waiting: int = 2, preload: tuple[str, ...] = PRELOAD) -> None:
         self.workers = workers
         self.waiting = waiting
+        self.preload = preload
+        """The modules each worker imports before it says it has started."""
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
@@ -429,13 +459,15 @@ class SolverPool:
         module-level function and its arguments and result picklable.
         It waits for a free worker for at most ``budget`` seconds; when
         ``timed``, ``func`` is also given ``seconds=``, what is left of
-        ``budget`` once a worker is free; ``prefer``: see the module docstring.
+        ``budget`` once its worker begins it (after a wait for a free
+        worker, or for one to start); ``prefer``: see the module docstring.
         Raises :class:`PoolBusy`, :class:`WorkStopped` or
         :class:`WorkFailed`, or whatever ``func`` raised."""
         until = time.monotonic() + budget
         worker = await self._acquire(gone, until, prefer)
-        left = max(until - time.monotonic(), 0.0)
-        call: Callable[..., T] = partial(func, seconds=left) if timed else func
+        least = budget * LEAST_SHARE if timed else 0.0
+        left = max(until - time.monotonic(), least)
+        call: Callable[..., T] = partial(_within, func, until, least) if timed else func
         job = next(self._jobs)
         # (watched as the job is: a worker that does not read it is killed, which ends the send)
         send = _Send(worker, (job, call, args))
@@ -485,7 +517,10 @@ class SolverPool:
         :class:`WorkStopped`) as soon as its caller has gone away, so a
         request nobody waits for any more neither holds a place in line nor
         starts a search, and (with :class:`PoolBusy`) at ``until`` (a
-        :func:`time.monotonic` instant) if no worker came free by then."""
+        :func:`time.monotonic` instant) if no worker came free by then.
+        While every free worker is still starting (as after the server's
+        start), the job takes the first to have started, or at ``until``
+        one still starting."""
         queued = False
         next_look = time.monotonic() + GONE_EVERY
         try:
@@ -494,14 +529,14 @@ class SolverPool:
                     if self.closing.is_set():
                         raise WorkStopped(SolverStop.SERVER_STOPPING)
                     self._drop_dead()
-                    if self._idle:
+                    if self._idle and (time.monotonic() >= until or self._one_started()):
                         worker = self._pick(prefer)
                         self._busy.add(worker)
                         return worker
-                    grow = self._size() < self.workers
+                    grow = not self._idle and self._size() < self.workers
                     if grow:
                         self._starting += 1
-                    elif not queued:
+                    elif not queued and not self._idle:
                         if self._queued >= self.waiting:
                             raise PoolBusy("the solver is busy")
                         self._queued += 1
@@ -546,7 +581,7 @@ class SolverPool:
         outside the lock, then put among the ``busy`` or the free ones;
         None, and the worker stopped, when the pool closed meanwhile."""
         try:
-            worker = _Worker(self._context)
+            worker = _Worker(self._context, self.preload)
         except BaseException:
             with self._lock:
                 self._starting -= 1
@@ -579,6 +614,10 @@ class SolverPool:
         for key, owner in self._preferred.items():
             if owner is worker:
                 self._preferred.pop(key)
+
+    def _one_started(self) -> bool:
+        """Whether a free worker has started (under the lock)."""
+        return any(worker.has_started() for worker in self._idle)
 
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
