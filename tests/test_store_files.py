@@ -35,6 +35,7 @@ from terrace.storage import (
     SqliteStore,
     StoreError,
     open_store,
+    tallying,
 )
 from terrace.storage import migrations as migrations_module
 from terrace.storage import sqlite as sqlite_module
@@ -524,14 +525,14 @@ def test_the_statistics_stop_adding_up_the_games_once_the_server_stops(
     db = populated(tmp_path / "games.sqlite", games=2)
     with open_store(db) as store:
         expected = store.statistics(None)
-    entered = sqlite_module.Running._enter
+    entered = tallying.Running._enter
 
     def stopping_at_the_first_game(running: Any, *args: Any, **kwargs: Any) -> None:
         store.stop_waiting()
         entered(running, *args, **kwargs)
 
     with open_store(db) as store:
-        monkeypatch.setattr(sqlite_module.Running, "_enter", stopping_at_the_first_game)
+        monkeypatch.setattr(tallying.Running, "_enter", stopping_at_the_first_game)
         with pytest.raises(StoreStoppedError, match=r"the server is stopping"):
             store.statistics(None)
         monkeypatch.undo()
