@@ -1484,14 +1484,14 @@ class SqliteStore(Tallying):
         kept = self._recent_found
         touched = (self._touched(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
                    if kept is not None and kept[0] == self._data_version else None)
-        if kept is None or touched is None or not all(isinstance(t, str) for t in touched):
+        if kept is None or touched is None or not all(isinstance(t, int) for t in touched):
             self._watch_changes(conn, RECENT_TOUCHED, RECENT_TRIGGERS)
             order = RecentOrder(Placed(*row) for row in conn.execute(RECENT_PLACES.format("")))
             self._recent_found = kept = (self._data_version, order)
         elif touched:
-            for game_id in touched:
-                kept[1].drop(game_id)
-            for row in conn.execute(RECENT_PLACES.format("WHERE id IN (SELECT value FROM json_each(?))"),
+            for rowid in touched:
+                kept[1].drop(rowid)
+            for row in conn.execute(RECENT_PLACES.format("WHERE rowid IN (SELECT value FROM json_each(?))"),
                                     (json.dumps(sorted(touched)),)):
                 kept[1].put(Placed(*row))
         return kept[1].top(limit)

@@ -67,20 +67,25 @@ _WIDTH = len(GAME_COLUMNS.split(","))
 """How many columns a game's row has."""
 
 
-def _touch_triggers(table: str, prefix: str) -> tuple[str, ...]:
+def _touch_triggers(table: str, prefix: str, *, by_row: bool = False) -> tuple[str, ...]:
     """The triggers by which a store's connection notes in ``table`` the
-    games it changes (their names begin with ``prefix``)."""
-    note = f"INSERT OR IGNORE INTO {table} (game_id) VALUES ({{}});"
+    games it changes, by id (``by_row``: by rowid); their names begin with
+    ``prefix``."""
+    note = f"INSERT OR IGNORE INTO {table} (game) {{}};"
+    key = "rowid" if by_row else "id"
+    of_log = "SELECT rowid FROM main.games WHERE id = {}" if by_row else "VALUES ({})"
     return (
         *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_{event.lower()} AFTER {event} ON main.games "
-          f"BEGIN {note.format(row)} END" for event, row in (("INSERT", "NEW.id"), ("DELETE", "OLD.id"))),
+          f"BEGIN {note.format(f'VALUES ({row}.{key})')} END" for event, row in (("INSERT", "NEW"),
+                                                                                 ("DELETE", "OLD"))),
         # (what the statistics read of a game's row, and its count of changes
         # to its moves: its replay stamp and line digest, which the statistics
         # themselves keep, leave it as it was counted)
         f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_games_update AFTER UPDATE OF {GAME_COLUMNS}, "
-        f"{LINE_CHANGES} ON main.games BEGIN {note.format('OLD.id')} {note.format('NEW.id')} END",
+        f"{LINE_CHANGES} ON main.games BEGIN {note.format(f'VALUES (OLD.{key})')} "
+        f"{note.format(f'VALUES (NEW.{key})')} END",
         *(f"CREATE TEMP TRIGGER IF NOT EXISTS {prefix}_events_{event.lower()} AFTER {event} ON main.events "
-          f"BEGIN {' '.join(note.format(row) for row in rows_of)} END"
+          f"BEGIN {' '.join(note.format(of_log.format(row)) for row in rows_of)} END"
           for event, rows_of in (("INSERT", ("NEW.game_id",)), ("DELETE", ("OLD.game_id",)),
                                  ("UPDATE", ("OLD.game_id", "NEW.game_id")))),
     )
@@ -96,9 +101,10 @@ TOUCHED_TRIGGERS = _touch_triggers(TOUCHED, "stats")
 statistics read. They run for this connection's changes only; another
 connection's show in ``PRAGMA data_version``, and then every game is read."""
 RECENT_TOUCHED = "recent_touched"
-"""As :data:`TOUCHED`, the games changed since the recent games' order
-last placed them (:class:`~terrace.storage.recent.RecentOrder`)."""
-RECENT_TRIGGERS = _touch_triggers(RECENT_TOUCHED, "recent")
+"""As :data:`TOUCHED`, the rowids of the games changed since the recent
+games' order last placed them (:class:`~terrace.storage.recent.RecentOrder`,
+which keeps no game's id)."""
+RECENT_TRIGGERS = _touch_triggers(RECENT_TOUCHED, "recent", by_row=True)
 """The triggers that note them (as :data:`TOUCHED_TRIGGERS`)."""
 SUMMARIES_KEPT = 4
 """For how many time zones a store keeps the statistics it found last
@@ -494,7 +500,7 @@ class Tallying:
                     conn.execute(f"DELETE FROM {FOUND}")
                     trust_found(conn, FOUND_VERSION)
                 since = {game_id for (game_id,) in conn.execute(
-                    f"SELECT game_id FROM temp.{TOUCHED}")} if self._watching(conn) else set()
+                    f"SELECT game FROM temp.{TOUCHED}")} if self._watching(conn) else set()
                 conn.executemany(_KEEP_FOUND, [entry for entry in found if entry[0] not in since])
         except StoreError as error:
             log.info("the statistics' findings not kept: %s", error)
@@ -511,12 +517,12 @@ class Tallying:
         to read changes none."""
         if self.read_only:
             return
-        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {table} (game_id PRIMARY KEY)",
+        for statement in (f"CREATE TEMP TABLE IF NOT EXISTS {table} (game PRIMARY KEY)",
                           *triggers, f"DELETE FROM {table}"):
             conn.execute(statement)
 
     def _touched(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> set[Any] | None:
-        """The ids of the games this store changed since it last took them
+        """The ids (or rowids) of the games this store changed since it last took them
         from ``table`` (taken: noted no more), or None when that is not
         known (the notes were never started, or one of their ``triggers``
         is gone: every game is read)."""
@@ -525,7 +531,7 @@ class Tallying:
         found = {name for (name,) in conn.execute("SELECT name FROM sqlite_temp_schema")}
         if table not in found or not {_trigger_name(sql) for sql in triggers} <= found:
             return None
-        touched = {game_id for (game_id,) in conn.execute(f"SELECT game_id FROM {table}")}
+        touched = {game for (game,) in conn.execute(f"SELECT game FROM {table}")}
         conn.execute(f"DELETE FROM {table}")
         return touched
 
