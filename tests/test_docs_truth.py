@@ -514,6 +514,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("research.md", "share a digest with odds of 2^-{}", 8 * game.POSITION_DIGEST_BYTES),
         ("research.md", "more than {} of them, and more than\n{})",
          ("an eighth" if game.SHARE_PART == 8 else game.SHARE_PART, game._SHARE_AFTER)),
+        ("research.md", "once more than {} actions were played since the last clone", game._SHARE_AFTER),
+        ("research.md", "they become pieces (of {} actions at most)", game.PAST_PIECE),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
          (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),
