@@ -843,24 +843,31 @@ def test_a_state_pickled_the_old_way_is_refused(monkeypatch: pytest.MonkeyPatch)
         pickle.loads(data)
 
 
+def _a_second_clone(state: State) -> tuple[State, int]:
+    """A clone of ``state`` after a first one (which shares what the state
+    keeps with its clones), and the bytes it took (tracemalloc)."""
+    import tracemalloc
+
+    state.clone()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        twin = state.clone()
+        return twin, tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_clone_shares_the_positions_reached_and_both_play_on_alone() -> None:
     """A clone copied the count of every position reached: 42 KB a clone 600
     actions into a game of Empress of Italy, where a clone shares the
     counts that neither changes now (24 KB). Whatever each takes back or
     plays after, each plays as its own history replayed does."""
-    import tracemalloc
 
     state, rng = State.new(get_rules("empress-of-italy"), 1), random.Random(1)
     for _ in range(600):
         state.apply_action(rng.choice(state.legal_actions()))
-    state.clone()  # (the counts of its own join the shared ones at the first)
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        twin = state.clone()
-        made = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    twin, made = _a_second_clone(state)
     assert made < 32_000, made
     for _ in range(200):  # (the twin takes back what both share, the original plays on)
         twin.undo()
@@ -880,7 +887,6 @@ def test_a_clone_shares_the_history_played_before_it() -> None:
     actions: 4.7 GiB for 20,000 clones). It shares what was played before
     it now; taking back into that history, pickles, bytes and the board
     handed out are as the history played without a clone gives them."""
-    import tracemalloc
 
     state, rng = State.new(get_rules("empress-of-italy"), 1), random.Random(1)
     for _ in range(400):
@@ -888,14 +894,7 @@ def test_a_clone_shares_the_history_played_before_it() -> None:
     plain = State.new(state.rules, 1)
     for action in state.history():
         plain.apply_action(action)
-    state.clone()  # (the history played so far is shared from the first)
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        twin = state.clone()
-        made = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    twin, made = _a_second_clone(state)
     assert made < 8_000, made  # (2,700 now, 15,500 before)
     for _ in range(200):  # (back over pieces of the shared history)
         twin.undo()
