@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from store_support import count_pushes
+from store_support import count_pushes, golden
 from terrace.actions import action_moves
 from terrace.board import Board
 from terrace.errors import IllegalMoveError, InvalidRecordError, NoMoveError
@@ -909,3 +909,42 @@ def test_a_clone_shares_the_history_played_before_it() -> None:
         plain.apply_action(action)
     assert snapshot(State.from_bytes(state.to_bytes())) == snapshot(plain)
     assert pickle.dumps(state.board()) == pickle.dumps(plain.board())
+
+
+def _histories_of_clones_made_at_once(state: State, threads: int) -> list[list[int]]:
+    """The histories of ``threads`` clones of ``state``, each made by a
+    thread of its own, all let go at once."""
+    histories: list[list[int]] = []
+    gate = threading.Barrier(threads)
+
+    def clone_at_once() -> None:
+        gate.wait()
+        histories.append(state.clone().history())
+
+    started = [threading.Thread(target=clone_at_once) for _ in range(threads)]
+    for thread in started:
+        thread.start()
+    for thread in started:
+        thread.join()
+    return histories
+
+
+def test_clones_made_at_once_by_several_threads_share_the_history_once() -> None:
+    """A clone shares the actions its original played since the last one
+    (53c7a066); six threads cloning one state at once each shared them
+    again, and the state and its clones held its last actions twice (about
+    one try in seven, switching threads every microsecond)."""
+    record = golden("wood-lost")
+    board = Board(record.rules, record.deal)
+    for move in record.moves:  # (290 actions, not shared yet)
+        board.push_text(move)
+    expected = State(board).history()
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(40):
+            state = State(board)
+            assert _histories_of_clones_made_at_once(state, 6) == [expected] * 6
+            assert state.history() == expected
+    finally:
+        sys.setswitchinterval(switching)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import threading
 from collections.abc import Callable
 from hashlib import blake2b
 from typing import Final
@@ -60,6 +61,11 @@ _SHARE_AFTER: Final = 64
 """How many counts of its own a :class:`_Reached` keeps, at least, before
 it shares them with its copies; and how many actions a state plays, at
 least, before a clone shares them (:class:`_Past`)."""
+
+_SHARING: Final = threading.Lock()
+"""Held while a state's history is made shared (a clone, an undo back into
+it) or read whole: a clone may run while other threads read the state
+(two clones at once shared the last actions twice: 5 of 1,500 tries)."""
 
 PAST_PIECE: Final = 256
 """The most actions of one piece of a :class:`_Past`: an undo that goes
@@ -399,22 +405,24 @@ class State:
         itself when none is shared); its cards are the board's own, to read
         only."""
         board = self._board
-        if self._past is None:
-            return board
-        whole = type(board).__new__(type(board))
-        whole.__dict__.update(board.__dict__)
-        pieces = self._past.pieces()
-        whole.move_stack = [move for piece in pieces for move in piece.moves] + board.move_stack
-        whole._undo = [undo for piece in pieces for undo in piece.undos] + board._undo
+        with _SHARING:
+            if self._past is None:
+                return board
+            whole = type(board).__new__(type(board))
+            whole.__dict__.update(board.__dict__)
+            pieces = self._past.pieces()
+            whole.move_stack = [move for piece in pieces for move in piece.moves] + board.move_stack
+            whole._undo = [undo for piece in pieces for undo in piece.undos] + board._undo
         return whole
 
     def _played(self) -> int:
         """How many actions were played."""
-        return len(self._actions) + (0 if self._past is None else self._past.length)
+        with _SHARING:
+            return len(self._actions) + (0 if self._past is None else self._past.length)
 
     def _share_history(self) -> None:
         """Make what was played the history shared with clones, in pieces
-        of :data:`PAST_PIECE` actions at most."""
+        of :data:`PAST_PIECE` actions at most (:data:`_SHARING` held)."""
         board = self._board
         for start in range(0, len(self._actions), PAST_PIECE):
             end = start + PAST_PIECE
@@ -425,10 +433,11 @@ class State:
     def _reopen(self) -> None:
         """Take the last piece of the shared history back into the board's
         stacks and the state's lists (they are empty), to take back."""
-        piece = self._past
-        assert piece is not None and not self._actions
-        self._board.move_stack, self._board._undo = list(piece.moves), list(piece.undos)
-        self._actions, self._cleared, self._past = list(piece.actions), list(piece.cleared), piece.before
+        with _SHARING:
+            piece = self._past
+            assert piece is not None and not self._actions
+            self._board.move_stack, self._board._undo = list(piece.moves), list(piece.undos)
+            self._actions, self._cleared, self._past = list(piece.actions), list(piece.cleared), piece.before
 
     def num_distinct_actions(self) -> int:
         """The size of the action space: every action is below it."""
@@ -463,15 +472,17 @@ class State:
 
     def history(self) -> list[int]:
         """The actions played so far."""
-        if self._past is None:
-            return list(self._actions)
-        return [action for piece in self._past.pieces() for action in piece.actions] + self._actions
+        with _SHARING:
+            if self._past is None:
+                return list(self._actions)
+            return [action for piece in self._past.pieces() for action in piece.actions] + self._actions
 
     def _cleared_all(self) -> list[tuple[Move, ...] | None]:
         """The redo moves each action played so far cleared (None: it redid one)."""
-        if self._past is None:
-            return self._cleared
-        return [cleared for piece in self._past.pieces() for cleared in piece.cleared] + self._cleared
+        with _SHARING:
+            if self._past is None:
+                return self._cleared
+            return [cleared for piece in self._past.pieces() for cleared in piece.cleared] + self._cleared
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The actions legal now, in increasing order: the board's legal
@@ -552,11 +563,12 @@ class State:
         >>> state.rewards() == state.returns() == [1 / 104]
         True
         """
-        if not self._actions and self._past is None:
+        with _SHARING:
+            before = self._board.copy(keep=1, redo=0)
+            if not before.move_stack and self._past is not None:  # (the last action is shared)
+                before.move_stack, before._undo = [self._past.moves[-1]], [self._past.undos[-1]]
+        if not before.move_stack:
             return [0.0]
-        if not self._actions:
-            self._reopen()
-        before = self._board.copy(keep=1, redo=0)
         before.pop()
         return [(self._board.foundation_cards - before.foundation_cards) / self.rules.card_count]
 
@@ -603,13 +615,14 @@ class State:
         other = type(self).__new__(type(self))
         if len(self.__dict__) > len(_OWN):
             other.__dict__.update(self._extras())
-        if len(self._actions) > _SHARE_AFTER:
-            self._share_history()
-        other._board = self._board.copy()
+        with _SHARING:
+            if len(self._actions) > _SHARE_AFTER:
+                self._share_history()
+            other._board = self._board.copy()
+            other._past = self._past
+            other._actions = list(self._actions)
+            other._cleared = list(self._cleared)
         other._seen = self._seen.copy()
-        other._past = self._past
-        other._actions = list(self._actions)
-        other._cleared = list(self._cleared)
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
