@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import errors_in_threads
 from store_support import count_pushes, golden
 from terrace.actions import action_moves
 from terrace.board import Board
@@ -921,11 +922,7 @@ def _histories_of_clones_made_at_once(state: State, threads: int) -> list[list[i
         gate.wait()
         histories.append(state.clone().history())
 
-    started = [threading.Thread(target=clone_at_once) for _ in range(threads)]
-    for thread in started:
-        thread.start()
-    for thread in started:
-        thread.join()
+    assert errors_in_threads(clone_at_once, threads) == []
     return histories
 
 
