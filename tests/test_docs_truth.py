@@ -381,7 +381,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.solver import pool as local_pool
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
-    from terrace.storage import base, findings, line, paths, rows, sqlite, statistics, transfer
+    from terrace.storage import base, findings, line, paths, rows, sqlite, statistics, tallying, transfer
     from terrace.web import coach as web_coach
     from terrace.web import coach_job as web_coach_job
     from terrace.web import endgame, endpoints, protocol, replay, replies, security, workers
@@ -480,8 +480,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "(0 to {} hours per report)", base.MAX_ACTIVE_REPORT_MS // 3_600_000),
         ("storage.md", "last report plus {} s, lent", base.REPORT_SLACK_MS // 1000),
         ("storage.md", "wait up to {} seconds (busy timeout)", sqlite.BUSY_TIMEOUT_SECONDS),
-        ("storage.md", "when the check has `sqlite.LONG_CHECK` ({}) games or more", sqlite.LONG_CHECK),
-        ("README.md", "A `terrace stats` that must check {} saved games or more", sqlite.LONG_CHECK),
+        ("storage.md", "when the check has `tallying.LONG_CHECK` ({}) games or more", tallying.LONG_CHECK),
+        ("README.md", "A `terrace stats` that must check {} saved games or more", tallying.LONG_CHECK),
         ("storage.md", "a JSON file in `{}/` of the user data folder, one for each of the last {} databases",
          (paths.FINDINGS_FOLDER_NAME, findings.NOTES_KEPT)),
         ("README.md", "in `{}/` of the user data folder (the last {} databases)",
@@ -514,6 +514,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("research.md", "share a digest with odds of 2^-{}", 8 * game.POSITION_DIGEST_BYTES),
         ("research.md", "more than {} of them, and more than\n{})",
          ("an eighth" if game.SHARE_PART == 8 else game.SHARE_PART, game._SHARE_AFTER)),
+        ("research.md", "once more than {} actions were played since the last clone", game._SHARE_AFTER),
+        ("research.md", "they become pieces (of {} actions at most)", game.PAST_PIECE),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
          (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from store_support import golden, no_default_db, play, quick_finish, start, undo
 from terrace.cli import main
-from terrace.storage import open_store
+from terrace.storage import open_store, tallying
 from terrace.storage import sqlite as sqlite_module
 from terrace.storage.memory import MemoryStore
 from terrace.storage.paths import findings_folder
@@ -158,7 +158,7 @@ def test_terrace_stats_says_it_checks_many_games_and_how_far_it_is(
     with open_store(db) as store:
         for n in range(4):
             play(store, start(store, record), record.moves[:n + 1])
-    monkeypatch.setattr(sqlite_module, "LONG_CHECK", 4)
+    monkeypatch.setattr(tallying, "LONG_CHECK", 4)
     told: list[tuple[int, int]] = []
     with open_store(db, read_only=True) as reader:
         reader.statistics(progress=lambda checked, total: told.append((checked, total)))

@@ -210,6 +210,7 @@ def test_another_connections_write_has_only_the_games_it_changed_checked_again(
     by hand (its row untouched), is, and is found damaged when it is; a hand
     edit of the triggers that count leaves nothing taken on trust."""
     from terrace.storage import sqlite as sqlite_store
+    from terrace.storage import tallying
 
     path = tmp_path / "games.sqlite"
     record = golden("terrace-won")
@@ -224,7 +225,8 @@ def test_another_connections_write_has_only_the_games_it_changed_checked_again(
         checked.append(row[0])
         return load(row, *args, **kwargs)
 
-    monkeypatch.setattr(sqlite_store, "load_game", counted)
+    for module in (sqlite_store, tallying):  # (a read's checks, and the statistics')
+        monkeypatch.setattr(module, "load_game", counted)
     with open_store(path) as store, open_store(path) as other:
         assert store.statistics()["overall"]["played"] == 6
         assert sorted(checked) == sorted(ids)

@@ -13,11 +13,11 @@ import pytest
 
 from store_support import RECENT_ORDER, no_default_db, play, quick_finish, sqlite_steps
 from terrace.deal import Deal
-from terrace.storage import SqliteStore, open_store
+from terrace.storage import SqliteStore, open_store, tallying
 from terrace.storage import sqlite as sqlite_module
 from terrace.storage.memory import MemoryStore
 from terrace.storage.migrations import FOUND, FOUND_TRUSTED, LATEST_VERSION, lines_trusted
-from terrace.storage.sqlite import SUMMARIES_KEPT
+from terrace.storage.tallying import SUMMARIES_KEPT
 from terrace.storage.transfer import export_record, read_games
 from terrace.variants import get_rules
 from test_store_many_games import _cloned
@@ -156,10 +156,12 @@ def _checked_games(monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[int, in
         checked[0] += 1
         return load(*args, **kwargs)
 
-    monkeypatch.setattr(sqlite_module, "load_game", counted)
+    for module in (sqlite_module, tallying):  # (a read's checks, and the statistics')
+        monkeypatch.setattr(module, "load_game", counted)
     with open_store(path, read_only=True) as reader:
         steps, found = _statistics_steps(reader)
-    monkeypatch.setattr(sqlite_module, "load_game", load)
+    for module in (sqlite_module, tallying):
+        monkeypatch.setattr(module, "load_game", load)
     return checked[0], steps, found
 
 

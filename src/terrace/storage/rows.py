@@ -150,8 +150,8 @@ GROUP BY games.rowid ORDER BY max(last.place) DESC"""
 order of the game to resume, each game's last change here being in those
 entries. (Ordering every unfinished game read the log of each: 0.5 s of
 CPU at 100,000 games.)"""
-RECENT_PLACES = f"""SELECT r, id, elsewhere, seq, (SELECT {_TIME.format("at")} FROM events WHERE id = seq), t
-FROM (SELECT rowid AS r, {GAME_ID} AS id, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq,
+RECENT_PLACES = f"""SELECT r, elsewhere, seq, (SELECT {_TIME.format("at")} FROM events WHERE id = seq), t
+FROM (SELECT rowid AS r, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq,
              {_TIME.format("updated_at")} AS t FROM games {{}})"""
 """What places each game among the recent ones
 (:class:`~terrace.storage.recent.Placed`), of the games a ``WHERE``
