@@ -6,7 +6,10 @@ Each deal's candidates (one per base card, twins included) get one search
 each with the hunter's options, and take turns of ``--turn`` positions until
 one wins (its line replayed by the engine) or the deal's positions are
 spent. ``--hunter`` is ``nested`` (``Options(nested=True)``), ``nrpa:L``
-(``Options(nrpa=L)``) or ``beam:W`` (``Options(beam=W)``).
+(``Options(nrpa=L)``), ``beam:W`` (``Options(beam=W)``) or ``lds:K``
+(``Options(lds=K)``, the discrepancy hunter); ``--option NAME=VALUE`` sets
+another whole-number or true/false field of its ``Options`` (such as
+``dig_only=true``), as in ``bench/restarts.py``.
 
     .venv/bin/python bench/hunters.py --variant admirals-patience --deals 1-60 \\
         --nodes 40000000 --hunter nrpa:2
@@ -16,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
+from restarts import option
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver.search import Options, Search
@@ -26,20 +31,22 @@ from terrace.variants import get_rules
 
 
 def hunter_options(hunter: str) -> Options:
-    """The options of ``nested``, ``nrpa:L`` or ``beam:W``.
+    """The options of ``nested``, ``nrpa:L``, ``beam:W`` or ``lds:K``.
 
     >>> hunter_options("nrpa:2").nrpa, hunter_options("nested").nested, hunter_options("beam:64").beam
     (2, True, 64)
+    >>> hunter_options("lds:2").lds
+    2
     """
     name, _, size = hunter.partition(":")
     if name == "nested" and not size:
         return Options(nested=True, core="compiled")
-    if name in ("nrpa", "beam") and size.isascii() and size.isdigit() and int(size) > 0:
+    if name in ("nrpa", "beam", "lds") and size.isascii() and size.isdigit() and int(size) > 0:
         try:
             return Options(core="compiled", **{name: int(size)})
         except ValueError as error:
             raise SystemExit(f"--hunter {hunter!r}: {error}") from None
-    raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL or beam:WIDTH")
+    raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL, beam:WIDTH or lds:COUNT")
 
 
 def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
@@ -69,11 +76,17 @@ def main() -> None:
     parser.add_argument("--deals", default="1-60")
     parser.add_argument("--nodes", type=int, default=40_000_000, help="positions per deal")
     parser.add_argument("--turn", type=int, default=1_000_000, help="positions per candidate and turn")
-    parser.add_argument("--hunter", default="nrpa:2", help="nested, nrpa:LEVEL or beam:WIDTH")
+    parser.add_argument("--hunter", default="nrpa:2", help="nested, nrpa:LEVEL, beam:WIDTH or lds:COUNT")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set another whole-number or true/false field of the hunter's Options, "
+                             "e.g. dig_only=true (repeatable)")
     args = parser.parse_args()
     if args.nodes < 1 or args.turn < 1:
         raise SystemExit("--nodes and --turn must be at least 1")
-    options = hunter_options(args.hunter)
+    try:
+        options = replace(hunter_options(args.hunter), **dict(option(setting) for setting in args.option))
+    except ValueError as error:
+        raise SystemExit(f"--option: {error}") from None
     rules: Rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
     won: list[int] = []
@@ -86,7 +99,8 @@ def main() -> None:
             won.append(deal)
         memory = f" ({short} of the candidates' hunters out of memory)" if short else ""
         print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions{memory}", flush=True)
-    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}: "
+    settings = "".join(f" {setting}" for setting in args.option)
+    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}{settings}: "
           f"{len(won)} won, {total:,} positions, {time.process_time() - start:.0f} CPU s")
     print("won:", ", ".join(map(str, won)))
 
