@@ -49,11 +49,25 @@ def hunter_options(hunter: str) -> Options:
     raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL, beam:WIDTH or lds:COUNT")
 
 
-def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
-    """Whether the hunter wins the deal within ``nodes`` positions, the
-    positions it entered, and how many of its candidates' hunters stopped
-    for want of memory (the compiled core's limit)."""
-    starts = [chosen(board, index) for index in range(board.rules.candidates)]
+OPENING = 1000
+"""``--open-only``: the positions of a candidate's complete search that decide
+whether the candidate is lost at once (the reserve schedule's cut at the
+start needs a few)."""
+
+
+def lost_at_once(start: Board) -> bool:
+    """Whether the complete search proves ``start`` lost within
+    :data:`OPENING` positions."""
+    search = Search(start, Options())
+    search.step(seconds=86_400, max_nodes=OPENING)
+    return search.result == "lost"
+
+
+def hunt(starts: list[Board], options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
+    """Whether the hunter wins from one of the candidates' positions
+    ``starts`` within ``nodes`` positions, the positions it entered, and
+    how many of its candidates' hunters stopped for want of memory (the
+    compiled core's limit)."""
     searches = [Search(start, options) for start in starts]
     spent = 0
     while spent < nodes and any(search.result is None for search in searches):
@@ -65,7 +79,7 @@ def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, i
             spent += search.nodes - before
             if search.result == "won":
                 if not search.replay(start, search.line)[1].is_won():
-                    raise AssertionError(f"a line that does not win: {board.position()}")
+                    raise AssertionError(f"a line that does not win: {start.position()}")
                 return True, spent, 0
     return False, spent, sum(search.result == "memory" for search in searches)
 
@@ -80,6 +94,9 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="set another whole-number or true/false field of the hunter's Options, "
                              "e.g. dig_only=true (repeatable)")
+    parser.add_argument("--open-only", action="store_true",
+                        help="leave out the candidates that the complete search proves lost within "
+                             f"{OPENING:,} positions (the deals with none left: not counted)")
     args = parser.parse_args()
     if args.nodes < 1 or args.turn < 1:
         raise SystemExit("--nodes and --turn must be at least 1")
@@ -92,8 +109,16 @@ def main() -> None:
     won: list[int] = []
     total = 0
     start = time.process_time()
+    played = 0
     for deal in range(first, last + 1):
-        win, spent, short = hunt(Board.from_number(deal, rules), options, args.nodes, args.turn)
+        board = Board.from_number(deal, rules)
+        starts = [chosen(board, index) for index in range(rules.candidates)]
+        if args.open_only:
+            starts = [start for start in starts if not lost_at_once(start)]
+            if not starts:
+                continue
+        played += 1
+        win, spent, short = hunt(starts, options, args.nodes, args.turn)
         total += spent
         if win:
             won.append(deal)
@@ -101,7 +126,7 @@ def main() -> None:
         print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions{memory}", flush=True)
     settings = "".join(f" {setting}" for setting in args.option)
     print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}{settings}: "
-          f"{len(won)} won, {total:,} positions, {time.process_time() - start:.0f} CPU s")
+          f"{len(won)} won of {played}, {total:,} positions, {time.process_time() - start:.0f} CPU s")
     print("won:", ", ".join(map(str, won)))
 
 
