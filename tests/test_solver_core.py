@@ -264,6 +264,15 @@ def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int)
     assert _core.memory_in_use() == base
 
 
+def _stepped(board: Board, options: Options, most: int) -> tuple[str | None, int, list[int]]:
+    """The result, positions and line of a search from ``board`` stepped
+    ``most`` positions at a time until it ends."""
+    search = Search(board, options)
+    while not search.step(seconds=math.inf, max_nodes=most):
+        pass
+    return search.result, search.nodes, search.line
+
+
 def _taken(board: Board, options: Options) -> int:
     """The bytes a search takes from the compiled core's memory limit when built."""
     from terrace.solver import _core
@@ -332,12 +341,7 @@ def test_the_discrepancy_hunters_steps_go_on_where_they_stopped() -> None:
     # as many positions: the rounds' search keeps its place between steps
     for seed in (2, 13, 27):
         board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
-        ends = []
-        for most in (1, 1 << 20):
-            search = Search(board, Options(lds=LDS_RANKS))
-            while not search.step(seconds=math.inf, max_nodes=most):
-                pass
-            ends.append((search.result, search.nodes, search.line))
+        ends = [_stepped(board, Options(lds=LDS_RANKS), most) for most in (1, 1 << 20)]
         assert ends[0] == ends[1] and ends[0][0] == "won"
 
 
@@ -567,12 +571,7 @@ def test_a_nested_hunters_step_ends_after_a_rollout_and_plays_on_as_one() -> Non
     # wins, after 3,672 and 28,286 positions (many rollouts, many steps)
     for seed in (13, 27):
         board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
-        ends = []
-        for most in (1, 1 << 14):
-            search = Search(board, Options(nested=True))
-            while not search.step(seconds=math.inf, max_nodes=most):
-                pass
-            ends.append((search.result, search.line))
+        ends = [_stepped(board, Options(nested=True), most)[::2] for most in (1, 1 << 14)]
         assert ends[0] == ends[1] and ends[0][0] == "won"
 
 
