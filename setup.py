@@ -80,7 +80,7 @@ setup(
         Extension(
             "terrace.solver._core",
             [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "reach.c", "search.c", "beam.c",
-                                      "nested.c", "nrpa.c", "hunt.c", "module.c")],
+                                      "nested.c", "nrpa.c", "lds.c", "hunt.c", "module.c")],
             depends=[CORE + name for name in ("core.h", "state.h", "keyset.h", "memory.h", "tables.h",
                                               "schedule.h", "reach.h", "search.h", "beam.h", "nested.h",
                                               "nrpa.h", "rollout.h", "hunt.h", "train.py")],

@@ -6,7 +6,10 @@ Each deal's candidates (one per base card, twins included) get one search
 each with the hunter's options, and take turns of ``--turn`` positions until
 one wins (its line replayed by the engine) or the deal's positions are
 spent. ``--hunter`` is ``nested`` (``Options(nested=True)``), ``nrpa:L``
-(``Options(nrpa=L)``) or ``beam:W`` (``Options(beam=W)``).
+(``Options(nrpa=L)``), ``beam:W`` (``Options(beam=W)``) or ``lds:K``
+(``Options(lds=K)``, the discrepancy hunter); ``--option NAME=VALUE`` sets
+another whole-number or true/false field of its ``Options`` (such as
+``dig_only=true``), as in ``bench/restarts.py``.
 
     .venv/bin/python bench/hunters.py --variant admirals-patience --deals 1-60 \\
         --nodes 40000000 --hunter nrpa:2
@@ -16,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
+from restarts import option
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver.search import Options, Search
@@ -26,27 +31,43 @@ from terrace.variants import get_rules
 
 
 def hunter_options(hunter: str) -> Options:
-    """The options of ``nested``, ``nrpa:L`` or ``beam:W``.
+    """The options of ``nested``, ``nrpa:L``, ``beam:W`` or ``lds:K``.
 
     >>> hunter_options("nrpa:2").nrpa, hunter_options("nested").nested, hunter_options("beam:64").beam
     (2, True, 64)
+    >>> hunter_options("lds:2").lds
+    2
     """
     name, _, size = hunter.partition(":")
     if name == "nested" and not size:
         return Options(nested=True, core="compiled")
-    if name in ("nrpa", "beam") and size.isascii() and size.isdigit() and int(size) > 0:
+    if name in ("nrpa", "beam", "lds") and size.isascii() and size.isdigit() and int(size) > 0:
         try:
             return Options(core="compiled", **{name: int(size)})
         except ValueError as error:
             raise SystemExit(f"--hunter {hunter!r}: {error}") from None
-    raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL or beam:WIDTH")
+    raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL, beam:WIDTH or lds:COUNT")
 
 
-def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
-    """Whether the hunter wins the deal within ``nodes`` positions, the
-    positions it entered, and how many of its candidates' hunters stopped
-    for want of memory (the compiled core's limit)."""
-    starts = [chosen(board, index) for index in range(board.rules.candidates)]
+OPENING = 1000
+"""``--open-only``: the positions of a candidate's complete search that decide
+whether the candidate is lost at once (the reserve schedule's cut at the
+start needs a few)."""
+
+
+def lost_at_once(start: Board) -> bool:
+    """Whether the complete search proves ``start`` lost within
+    :data:`OPENING` positions."""
+    search = Search(start, Options())
+    search.step(seconds=86_400, max_nodes=OPENING)
+    return search.result == "lost"
+
+
+def hunt(starts: list[Board], options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
+    """Whether the hunter wins from one of the candidates' positions
+    ``starts`` within ``nodes`` positions, the positions it entered, and
+    how many of its candidates' hunters stopped for want of memory (the
+    compiled core's limit)."""
     searches = [Search(start, options) for start in starts]
     spent = 0
     while spent < nodes and any(search.result is None for search in searches):
@@ -58,7 +79,7 @@ def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, i
             spent += search.nodes - before
             if search.result == "won":
                 if not search.replay(start, search.line)[1].is_won():
-                    raise AssertionError(f"a line that does not win: {board.position()}")
+                    raise AssertionError(f"a line that does not win: {start.position()}")
                 return True, spent, 0
     return False, spent, sum(search.result == "memory" for search in searches)
 
@@ -69,25 +90,43 @@ def main() -> None:
     parser.add_argument("--deals", default="1-60")
     parser.add_argument("--nodes", type=int, default=40_000_000, help="positions per deal")
     parser.add_argument("--turn", type=int, default=1_000_000, help="positions per candidate and turn")
-    parser.add_argument("--hunter", default="nrpa:2", help="nested, nrpa:LEVEL or beam:WIDTH")
+    parser.add_argument("--hunter", default="nrpa:2", help="nested, nrpa:LEVEL, beam:WIDTH or lds:COUNT")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set another whole-number or true/false field of the hunter's Options, "
+                             "e.g. dig_only=true (repeatable)")
+    parser.add_argument("--open-only", action="store_true",
+                        help="leave out the candidates that the complete search proves lost within "
+                             f"{OPENING:,} positions (the deals with none left: not counted)")
     args = parser.parse_args()
     if args.nodes < 1 or args.turn < 1:
         raise SystemExit("--nodes and --turn must be at least 1")
-    options = hunter_options(args.hunter)
+    try:
+        options = replace(hunter_options(args.hunter), **dict(option(setting) for setting in args.option))
+    except ValueError as error:
+        raise SystemExit(f"--option: {error}") from None
     rules: Rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
     won: list[int] = []
     total = 0
     start = time.process_time()
+    played = 0
     for deal in range(first, last + 1):
-        win, spent, short = hunt(Board.from_number(deal, rules), options, args.nodes, args.turn)
+        board = Board.from_number(deal, rules)
+        starts = [chosen(board, index) for index in range(rules.candidates)]
+        if args.open_only:
+            starts = [start for start in starts if not lost_at_once(start)]
+            if not starts:
+                continue
+        played += 1
+        win, spent, short = hunt(starts, options, args.nodes, args.turn)
         total += spent
         if win:
             won.append(deal)
         memory = f" ({short} of the candidates' hunters out of memory)" if short else ""
         print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions{memory}", flush=True)
-    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}: "
-          f"{len(won)} won, {total:,} positions, {time.process_time() - start:.0f} CPU s")
+    settings = "".join(f" {setting}" for setting in args.option)
+    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}{settings}: "
+          f"{len(won)} won of {played}, {total:,} positions, {time.process_time() - start:.0f} CPU s")
     print("won:", ", ".join(map(str, won)))
 
 

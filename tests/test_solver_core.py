@@ -25,9 +25,10 @@ from terrace.cards import CODE
 from terrace.rules import Rules, SpaceRule
 from terrace.solver import solve
 from terrace.solver.movegen import MoveGen
-from terrace.solver.options import STOCK_LOOKAHEAD_MOST
+from terrace.solver.options import LDS_DEVIATIONS, LDS_RANKS, STOCK_LOOKAHEAD_MOST
 from terrace.solver.search import Options, Search, core_available, core_profiled
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
+from terrace.solver.twins import chosen
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -263,6 +264,15 @@ def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int)
     assert _core.memory_in_use() == base
 
 
+def _stepped(board: Board, options: Options, most: int) -> tuple[str | None, int, list[int]]:
+    """The result, positions and line of a search from ``board`` stepped
+    ``most`` positions at a time until it ends."""
+    search = Search(board, options)
+    while not search.step(seconds=math.inf, max_nodes=most):
+        pass
+    return search.result, search.nodes, search.line
+
+
 def _taken(board: Board, options: Options) -> int:
     """The bytes a search takes from the compiled core's memory limit when built."""
     from terrace.solver import _core
@@ -300,6 +310,72 @@ def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() ->
     assert taken[1] - taken[0] > 1 << 20  # a level's weights: one for each move's code and size of the stock
     assert _ends_within(board, Options(nrpa=2), taken[1] - 1) == "memory"
     assert _ends_within(board, Options(nrpa=2), taken[1]) is None
+
+
+@needs_core
+@pytest.mark.parametrize("count", [LDS_DEVIATIONS, LDS_RANKS])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_the_discrepancy_hunter_wins_every_won_endgame_and_runs_out_on_the_others(rules: Rules,
+                                                                                   count: int) -> None:
+    # its rounds allow ever more discrepancies, and a round that left out no
+    # move has searched everything: every endgame the plain search wins is
+    # won, every one it loses ends "exhausted" (never "lost") or is still
+    # being searched
+    ended = 0
+    for seed in range(20):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        reference = endgame_verdict(rules, seed)
+        search = Search(board, Options(lds=count))
+        search.step(seconds=math.inf, max_nodes=1 << 18)
+        assert search.result == ("won" if reference == "won" else "exhausted") or (
+            reference != "won" and search.result is None), (board.position(), search.result)
+        if search.result == "won":
+            assert search.replay(board, search.line)[1].is_won()  # the engine checks every move
+        ended += search.result is not None
+    assert ended >= 18
+
+
+@needs_core
+def test_the_discrepancy_hunters_steps_go_on_where_they_stopped() -> None:
+    # steps of one position each find the line one long step finds, after
+    # as many positions: the rounds' search keeps its place between steps
+    for seed in (2, 13, 27):
+        board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
+        ends = [_stepped(board, Options(lds=LDS_RANKS), most) for most in (1, 1 << 20)]
+        assert ends[0] == ends[1] and ends[0][0] == "won"
+
+
+@needs_core
+def test_the_discrepancy_hunters_table_counts_against_the_memory_limit() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    taken = _taken(board, Options(lds=LDS_DEVIATIONS))
+    assert taken - _taken(board, Options()) >= 4096 * 18  # its first table: two keys and a count a slot
+    assert _ends_within(board, Options(lds=LDS_DEVIATIONS), taken - 1) == "memory"
+    # a table that cannot grow forgets positions instead of stopping
+    assert _ends_within(board, Options(lds=LDS_DEVIATIONS), taken) is None
+
+
+@needs_core
+def test_a_discrepancy_hunter_whose_table_cannot_grow_forgets_and_still_wins() -> None:
+    # with no room beyond its first table (4,096 slots) it forgets positions
+    # and searches them again when it meets them again: Admiral's Patience
+    # deal 1 with base card c1, won after 172,097 positions with room, is
+    # won after more (192,755)
+    from terrace.solver import _core
+
+    board = chosen(Board.from_number(1, get_rules("admirals-patience")), 0)
+    options = Options(lds=LDS_DEVIATIONS, dig_only=True)
+    roomy = Search(board, options)
+    roomy.step(seconds=math.inf, max_nodes=1 << 20)
+    old = _core.set_memory_limit(_core.memory_in_use() + _taken(board, options))
+    try:
+        cramped = Search(board, options)
+        cramped.step(seconds=math.inf, max_nodes=1 << 20)
+    finally:
+        _core.set_memory_limit(old)
+    assert roomy.result == cramped.result == "won" and cramped.nodes > roomy.nodes
+    assert cramped.replay(board, cramped.line)[1].is_won()
 
 
 @needs_core
@@ -424,11 +500,12 @@ def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
         Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
 
 
-HUNTERS = {"beam": Options(beam=16), "nested": Options(nested=True), "nrpa": Options(nrpa=2)}
+HUNTERS = {"beam": Options(beam=16), "nested": Options(nested=True), "nrpa": Options(nrpa=2),
+           "lds": Options(lds=LDS_DEVIATIONS)}
 
 
 @needs_core
-@pytest.mark.parametrize("hunter", HUNTERS)
+@pytest.mark.parametrize("hunter", [name for name in HUNTERS if name != "lds"])  # (lds: a stricter one below)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
 def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: str) -> None:
     found = won = 0
@@ -494,12 +571,7 @@ def test_a_nested_hunters_step_ends_after_a_rollout_and_plays_on_as_one() -> Non
     # wins, after 3,672 and 28,286 positions (many rollouts, many steps)
     for seed in (13, 27):
         board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
-        ends = []
-        for most in (1, 1 << 14):
-            search = Search(board, Options(nested=True))
-            while not search.step(seconds=math.inf, max_nodes=most):
-                pass
-            ends.append((search.result, search.line))
+        ends = [_stepped(board, Options(nested=True), most)[::2] for most in (1, 1 << 14)]
         assert ends[0] == ends[1] and ends[0][0] == "won"
 
 
@@ -511,7 +583,8 @@ def test_hunters_need_the_compiled_core(hunter: str) -> None:
 
 
 @pytest.mark.parametrize("two", [Options(beam=16, nested=True), Options(nested=True, nrpa=1),
-                                 Options(beam=16, nrpa=2)], ids=["beam+nested", "nested+nrpa", "beam+nrpa"])
+                                 Options(beam=16, nrpa=2), Options(nested=True, lds=1)],
+                         ids=["beam+nested", "nested+nrpa", "beam+nrpa", "nested+lds"])
 def test_one_search_is_one_hunter(two: Options) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
     with pytest.raises(ValueError, match="choose one hunter, not "):
@@ -550,6 +623,13 @@ def test_a_beam_narrower_than_its_picks_per_parent_runs() -> None:
     assert search.nodes > 0
 
 
+@pytest.mark.parametrize("count", [-1, 3, 99])
+def test_a_discrepancy_count_out_of_range_is_refused(count: int) -> None:
+    words = f"discrepancy count {count} is not 0 (no discrepancy hunter), 1 or 2"
+    with pytest.raises(ValueError, match=re.escape(words)):
+        Options(lds=count)
+
+
 @pytest.mark.parametrize("level", [-1, 5, 99])
 def test_a_policy_learning_level_out_of_range_is_refused(level: int) -> None:
     with pytest.raises(ValueError, match=f"policy-learning level {level} is not from 0 to 4"):
@@ -573,7 +653,7 @@ def test_the_core_refuses_policy_learning_settings_out_of_range(settings: tuple[
 
 
 @needs_core
-@pytest.mark.parametrize("hunter", ["nested", "nrpa"])
+@pytest.mark.parametrize("hunter", ["nested", "nrpa", "lds"])
 def test_a_nested_hunter_with_nothing_to_play_stops_at_once(hunter: str) -> None:
     rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
     waste = "2S3S4S5S6S7S8S9STSJSQS2H3H4H5H6H7H8H9HTHJHQH2D3D4D5D6D7D8D9DTDJDQDKD2C4C5C6C7C8C9CTCJCQCKC3C"

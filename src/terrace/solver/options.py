@@ -28,6 +28,12 @@ instructions)."""
 NRPA_MAX_LEVEL = 4
 """The deepest level of the policy-learning hunter (``Options.nrpa``): each
 level runs the one below ``search.NRPA_ITERATIONS`` times."""
+LDS_DEVIATIONS = 1
+"""``Options.lds``: the discrepancy hunter counts each move it plays other
+than the first live one of its position as one discrepancy."""
+LDS_RANKS = 2
+"""``Options.lds``: the discrepancy hunter counts the i-th live move of a
+position (from 0) as i discrepancies."""
 COUNT_MOST = 1 << 62
 """The most positions or entries the compiled core is asked to count (its
 counts are signed 64-bit numbers, and a budget is added to the positions
@@ -82,6 +88,12 @@ class Options:
     """When not 0: the search is the compiled core's policy-learning hunter
     (``ccore/nrpa.c``, nested rollout policy adaptation) of this level, from 1
     to :data:`NRPA_MAX_LEVEL`: a win-finding search that never claims lost."""
+    lds: int = 0
+    """When not 0: the search is the compiled core's discrepancy hunter
+    (``ccore/lds.c``, limited discrepancy search) counting discrepancies as
+    :data:`LDS_DEVIATIONS` or :data:`LDS_RANKS` say: a win-finding search
+    that never claims lost. Measured, not used by ``solve``
+    (docs/winnability.md, "Discrepancy hunter")."""
     elite: bool = True
     """Let every second win-hunter start from a random point of the best
     line the hunters have found so far (``solve`` only; see ``api.ELITE_EVERY``)."""
@@ -167,6 +179,9 @@ class Options:
             raise ValueError(f"stock lookahead {quote(look)} is not from 0 to {STOCK_LOOKAHEAD_MOST}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
+        if self.lds not in (0, LDS_DEVIATIONS, LDS_RANKS):
+            raise ValueError(f"discrepancy count {quote(self.lds)} is not 0 (no discrepancy hunter), "
+                             f"{LDS_DEVIATIONS} or {LDS_RANKS}")
         most = self.max_entries
         if most is not None and (isinstance(most, bool) or not isinstance(most, int) or
                                  not 1 <= most <= COUNT_MOST):
@@ -176,8 +191,8 @@ class Options:
     @property
     def hunters(self) -> list[str]:
         """The win-finding searches these options ask for (a search is at most one)."""
-        return [name for name, wanted in (("beam", self.beam), ("nested", self.nested), ("nrpa", self.nrpa))
-                if wanted]
+        return [name for name, wanted in (("beam", self.beam), ("nested", self.nested), ("nrpa", self.nrpa),
+                                          ("lds", self.lds)) if wanted]
 
     @property
     def complete(self) -> bool:

@@ -28,7 +28,7 @@ from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.lines import REPLAY_CHECK
 from terrace.solver.movegen import MoveGen
-from terrace.solver.options import COUNT_MOST, Options
+from terrace.solver.options import COUNT_MOST, LDS_RANKS, Options
 from terrace.solver.prune import reserve_blocked, reserve_dead
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.solver.tables import slot_keys
@@ -171,8 +171,11 @@ class Search:
                 self._compiled.set_nested(seed)
             elif self.options.nrpa:
                 self._compiled.set_nrpa(self.options.nrpa, NRPA_ITERATIONS, seed)
+            elif self.options.lds:
+                self._compiled.set_lds(self.options.lds == LDS_RANKS)
         elif self.options.hunters:
-            raise ValueError("the beam, nested and policy-learning hunters need the compiled core")
+            raise ValueError("the beam, nested, policy-learning and discrepancy hunters need "
+                             "the compiled core")
 
     def restart(self, shuffle: int, prefix: list[int], *, checked: bool = True) -> None:
         """Start again from the position the search was built on, after the
@@ -202,7 +205,7 @@ class Search:
         """
         self._refuse_if_released()
         if self.options.hunters:
-            raise ValueError("the beam, nested and policy-learning hunters do not restart")
+            raise ValueError("the beam, nested, policy-learning and discrepancy hunters do not restart")
         self._clear()
         if self._compiled is not None:
             # (copying the options here cost 8 µs of the about 300 µs of a

@@ -17,6 +17,7 @@
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
  *   nrpa.c     the policy-learning hunter (nested rollout policy adaptation)
+ *   lds.c      the discrepancy hunter (limited discrepancy search)
  *   rollout.h  what the two nested hunters share
  *   hunt.c     the restarting win-hunters' loop (api._Task's, in one call)
  *   keyset.h   sets of position keys for the beam and nested hunters
@@ -71,6 +72,7 @@ typedef struct zset {
 struct beam;
 struct nest;
 struct nrpa;
+struct lds;
 
 /* The first position, kept so that a restart sets it at once instead of
  * taking back every move of the last hunter (3% of a solve's instructions
@@ -166,6 +168,7 @@ typedef struct {
     struct beam *beam;  /* set: the search is the beam hunter (beam.c) */
     struct nest *nest;  /* set: the search is the nested hunter (nested.c) */
     struct nrpa *nrpa;  /* set: the search is the policy-learning hunter (nrpa.c) */
+    struct lds *lds;    /* set: the search is the discrepancy hunter (lds.c) */
     struct root *root;  /* the first position, kept by the first restart() */
 } Core;
 

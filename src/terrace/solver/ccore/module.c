@@ -3,6 +3,7 @@
 #include "beam.h"
 #include "hunt.h"
 #include "keyset.h"
+#include "lds.h"
 #include "memory.h"
 #include "nested.h"
 #include "nrpa.h"
@@ -12,7 +13,7 @@
 #include "tables.h"
 
 /* the search is one of the hunters that neither restart nor hunt() */
-#define HUNTER(s) ((s)->beam || (s)->nest || (s)->nrpa)
+#define HUNTER(s) ((s)->beam || (s)->nest || (s)->nrpa || (s)->lds)
 
 static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
     char *buf;
@@ -38,6 +39,7 @@ static void core_free_arrays(Core *s) {
     beam_free(s);
     nested_free(s);
     nrpa_free(s);
+    lds_free(s);
     root_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
@@ -201,6 +203,7 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     r = s->beam   ? run_beam(s, max_nodes, seconds)
         : s->nest ? run_nested(s, max_nodes, seconds)
         : s->nrpa ? run_nrpa(s, max_nodes, seconds)
+        : s->lds  ? run_lds(s, max_nodes, seconds)
                   : run(s, max_nodes, seconds);
     Py_END_ALLOW_THREADS
     s->last_seconds = now() - t0;
@@ -243,6 +246,17 @@ static PyObject *Core_set_nested(Core *s, PyObject *args) {
         return NULL;
     }
     if (!nested_setup(s, seed)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_lds(Core *s, PyObject *args) {
+    int ranked;
+    if (!PyArg_ParseTuple(args, "p", &ranked)) return NULL;
+    if (!s->mv || s->started || HUNTER(s) || s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the discrepancy hunter is set once, before the search starts");
+        return NULL;
+    }
+    if (!lds_setup(s, ranked)) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -315,7 +329,7 @@ static PyObject *Core_restart(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KO|p", &shuffle, &moves, &checked)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (refused_while_running(s)) return NULL;
-    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
+    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested, policy-learning and discrepancy hunters do not restart"); return NULL; }
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -362,7 +376,7 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
         return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (refused_while_running(s)) return NULL;
-    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
+    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested, policy-learning and discrepancy hunters do not restart"); return NULL; }
     if (limit < 1 || elite_every < 1 || stale_hunters < 1 || restarts < 0) {
         PyErr_SetString(PyExc_ValueError, "hunting settings out of range");
         return NULL;
@@ -564,6 +578,8 @@ static PyMethodDef Core_methods[] = {
     {"_blocked", (PyCFunction)Core_blocked, METH_NOARGS,
      "_blocked(): a test hook, whether the reserve schedule with blocking fails where the search stands"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},
+    {"set_lds", (PyCFunction)Core_set_lds, METH_VARARGS,
+     "set_lds(ranked): make this search the discrepancy hunter (ranked: the i-th live move costs i)"},
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},
     {"restart", (PyCFunction)Core_restart, METH_VARARGS,
