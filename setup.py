@@ -56,8 +56,10 @@ class ProfiledBuild(build_ext):
                        timeout=TRAINING_SECONDS, stdout=subprocess.DEVNULL)
         if not any(name.endswith(".gcda") for _, _, names in os.walk(profile) for name in names):
             raise RuntimeError("the training run wrote no profile")
+        # (-fno-vpt: no test whether the hunters' shuffle divides by a power of two before its %,
+        # a branch mispredicted as often as the moves' count changes)
         ext.extra_compile_args = [*compile_args, f"-fprofile-use={profile}", "-fprofile-partial-training",
-                                  "-Wno-missing-profile"]
+                                  "-fno-vpt", "-Wno-missing-profile"]
         ext.extra_link_args = link_args
         ext.define_macros = [*macros, ("TERRACE_PROFILED", "1")]
         super().build_extension(ext)
@@ -79,11 +81,12 @@ setup(
     ext_modules=[
         Extension(
             "terrace.solver._core",
-            [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "reach.c", "search.c", "beam.c",
-                                      "nested.c", "nrpa.c", "lds.c", "hunt.c", "module.c")],
+            [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "reach.c", "search.c", "hunter.c",
+                                      "beam.c", "nested.c", "nrpa.c", "lds.c", "hunt.c", "module.c")],
             depends=[CORE + name for name in ("core.h", "state.h", "keyset.h", "memory.h", "tables.h",
-                                              "schedule.h", "reach.h", "search.h", "beam.h", "nested.h",
-                                              "nrpa.h", "rollout.h", "hunt.h", "train.py")],
+                                              "schedule.h", "reach.h", "search.h", "loop.h", "hunter.h",
+                                              "beam.h", "nested.h", "nrpa.h", "lds.h", "rollout.h", "hunt.h",
+                                              "train.py")],
             extra_compile_args=["-O3", "-Wall"],
             libraries=["m"],  # exp() of the policy-learning hunter (nrpa.c)
             optional=True,

@@ -331,7 +331,7 @@ def test_a_solve_gives_the_cut_to_its_complete_search_alone() -> None:
 @needs_core
 def test_the_core_with_blocking_visits_exactly_the_positions_python_visits() -> None:
     # the core checks the cut only after the moves that can change its
-    # answer (ccore/search.c, blocking_kept); the Python search at every new
+    # answer (ccore/loop.h, blocking_kept); the Python search at every new
     # position: the same positions, lines and verdicts
     checks = skipped = cuts = 0
     for rules, seed in ((rules, seed) for rules in ALL_RULES for seed in range(10)):

@@ -2,7 +2,7 @@
 ``docs/winnability.md`` where its proof is written down.
 
 These are the pure-Python reference versions; the compiled core
-(``ccore/search.c``) implements the same tests under the same names.
+(``ccore/loop.h``) implements the same tests under the same names.
 """
 
 from __future__ import annotations

@@ -12,8 +12,11 @@
  *   tables.c   card tables, Zobrist keys, the transposition table
  *   memory.c   the memory limit every table draws from
  *   schedule.c the reserve schedule (a pruning that state.h and beam.c use)
- *   reach.c    the reserve schedule with blocking (a pruning of search.c)
- *   search.c   moves, prunings and the search loop (runs without the GIL)
+ *   reach.c    the reserve schedule with blocking (a pruning of loop.h)
+ *   loop.h     moves, prunings and the search loop (runs without the GIL),
+ *              compiled by search.c and again by hunter.c
+ *   search.c   the search loop's entry (run), its arrays, restarts
+ *   hunter.c   the search loop with the hunters' options as constants
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
  *   nrpa.c     the policy-learning hunter (nested rollout policy adaptation)
@@ -101,7 +104,7 @@ typedef struct {
     int look;           /* Options.stock_lookahead: a shuffled search draws first where the next `look`
                          * stock cards hold one a foundation wants (0: off) */
     int blocking;       /* Options.reserve_blocking, no foundation-return: the complete search's cut (reach.c) */
-    int64_t blocked_checks, blocked_cuts, blocked_kept;  /* how often it was asked, cut, and not asked (search.c) */
+    int64_t blocked_checks, blocked_cuts, blocked_kept;  /* how often it was asked, cut, and not asked (loop.h) */
     int fmode;          /* a shuffled search's foundation moves: 0 first, 1 the waste's first, 2 shuffled in
                          * one position in eight (Options.hunt_mix; 3 picks by the shuffle); 0 unshuffled */
     uint64_t rng;
@@ -128,10 +131,12 @@ typedef struct {
      * so that gen() does not scan the piles: the top card of each pile
      * that has one, the rank and colour it takes (DOWNRC; 26: the pile is
      * empty), the piles whose top takes rank and colour d, a bit a pile
-     * (under[26]: the empty piles), and the d of under[0..26) that hold
-     * two piles or more (crowd: where equal piles can be) */
+     * (under[26]: the empty piles), the d of under[0..26) that hold
+     * two piles or more (crowd: where equal piles can be), and the d of
+     * under[0..27) that hold one or more (taken: a pile whose top is of
+     * rank and colour d has a pile to go to) */
     uint8_t ptop[MAXP], pd[MAXP];
-    uint32_t under[27], crowd;
+    uint32_t under[27], crowd, taken;
     /* and the top's own rank and colour (RC) and slot key (SK), read by
      * gen() for each source without going through the card */
     uint8_t pr[MAXP], pk[MAXP];
@@ -147,6 +152,10 @@ typedef struct {
     int64_t *fstart;
     int32_t *fcount, *fidx, *path, *best_path;
     int64_t best_len;
+    /* the first best_same moves of the path are those of best_path: run()
+     * keeps it as moves are taken back, and note_best() copies the rest
+     * alone (loop.h) */
+    int64_t best_same;
     uint8_t *undo, *upc;
     int64_t nfr, npath, cap;
     uint64_t *tt;
@@ -179,9 +188,43 @@ static inline uint64_t splitmix(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* The options of the restarting win-hunters of solve() in suit games
+ * (mixed keys, one lane, unranked shuffled moves, Safe foundation moves,
+ * the reserve schedule, no foundation-return, and every other switch
+ * off): the search loop is compiled a second time with them as constants
+ * (hunter.c, loop.h), which run() takes for a search that has them all
+ * (hunter_options). The code reads an option through OPT: the constant
+ * in that build, the search's field everywhere else. */
+#define HUNTER_mixed 1
+#define HUNTER_canon 1
+#define HUNTER_one_lane 1
+#define HUNTER_safe 1
+#define HUNTER_ret 0
+#define HUNTER_look 0
+#define HUNTER_order ORDER_UNRANKED
+#define HUNTER_blocking 0
+#define HUNTER_live_best 0
+#define HUNTER_reserve_extra 0
+#define HUNTER_fmode 0
+#define HUNTER_dead_check 1
+
+#ifdef HUNTER_BUILD
+#define OPT(s, name) HUNTER_##name
+#else
+#define OPT(s, name) ((s)->name)
+#endif
+
+/* 1 when the search has the options of the hunters' build */
+static inline int hunter_options(const Core *s) {
+    return s->mixed == HUNTER_mixed && s->canon == HUNTER_canon && s->one_lane == HUNTER_one_lane &&
+           s->safe == HUNTER_safe && s->ret == HUNTER_ret && s->look == HUNTER_look && s->order == HUNTER_order &&
+           s->blocking == HUNTER_blocking && s->live_best == HUNTER_live_best &&
+           s->reserve_extra == HUNTER_reserve_extra && s->fmode == HUNTER_fmode && s->dead_check == HUNTER_dead_check;
+}
+
 /* what the best line is chosen by: cards up, and each reserve card
  * played reserve_extra times more (Options.reserve_weight) */
-static inline int worth(const Core *s) { return s->found + s->reserve_extra * (s->nres0 - s->nres); }
+static inline int worth(const Core *s) { return s->found + OPT(s, reserve_extra) * (s->nres0 - s->nres); }
 
 /* the foundation moves' place in a search of move order `shuffle` under
  * Options.hunt_mix (Core.fmode): none but the plain one when unshuffled;

@@ -1,5 +1,5 @@
 /* Tables of 128-bit position keys: the probing and rehashing that the
- * transposition table (tables.c, search.c) and the hunters' sets share
+ * transposition table (tables.c, loop.h) and the hunters' sets share
  * (the probing also the discrepancy hunter's table, lds.c),
  * and the hunters' sets (beam.c, nested.c, nrpa.c): a growing set, and a
  * fixed set that is emptied at once by a new stamp, both of whose memory

@@ -442,20 +442,21 @@ static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
 }
 
 /* _tops_kept(): a test hook, True when the piles' tops that every change
- * of a pile keeps (Core.ptop, pr, pk, pd, under, crowd) are those worked out
+ * of a pile keeps (Core.ptop, pr, pk, pd, under, crowd, taken) are those worked out
  * afresh from the piles where the search stands */
 static PyObject *Core_tops_kept(Core *s, PyObject *unused) {
     if (refused_while_running(s)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     uint8_t ptop[MAXP], pd[MAXP], pr[MAXP], pk[MAXP];
-    uint32_t under[27], crowd = s->crowd;
+    uint32_t under[27], crowd = s->crowd, taken = s->taken;
     memcpy(ptop, s->ptop, sizeof ptop);
     memcpy(pr, s->pr, sizeof pr);
     memcpy(pk, s->pk, sizeof pk);
     memcpy(pd, s->pd, sizeof pd);
     memcpy(under, s->under, sizeof under);
     tops_build(s);
-    int same = !memcmp(pd, s->pd, s->piles_n) && !memcmp(under, s->under, sizeof under) && crowd == s->crowd;
+    int same = !memcmp(pd, s->pd, s->piles_n) && !memcmp(under, s->under, sizeof under) && crowd == s->crowd &&
+               taken == s->taken;
     for (int j = 0; j < s->piles_n; j++)
         same &= !s->plen[j] || (ptop[j] == s->ptop[j] && pr[j] == s->pr[j] && pk[j] == s->pk[j]);
     memcpy(s->ptop, ptop, sizeof ptop);
@@ -464,6 +465,7 @@ static PyObject *Core_tops_kept(Core *s, PyObject *unused) {
     memcpy(s->pd, pd, sizeof pd);
     memcpy(s->under, under, sizeof under);
     s->crowd = crowd;
+    s->taken = taken;
     return PyBool_FromLong(same);
 }
 

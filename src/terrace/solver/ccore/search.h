@@ -1,4 +1,4 @@
-/* Moves and the search loop of the compiled core (search.c). */
+/* Moves and the search loop of the compiled core (search.c, loop.h). */
 #ifndef TERRACE_SEARCH_H
 #define TERRACE_SEARCH_H
 

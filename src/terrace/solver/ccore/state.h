@@ -1,5 +1,5 @@
 /* The position of the compiled core: cards pushed and popped with their
- * Zobrist keys (state.py). Included by search.c and module.c. */
+ * Zobrist keys (state.py). Included by loop.h, beam.c and module.c. */
 #ifndef TERRACE_STATE_H
 #define TERRACE_STATE_H
 
@@ -24,9 +24,9 @@ static inline uint64_t mix64(uint64_t x) {
  * on 64 bits, and a false "seen" can only make the search skip a position
  * (docs/winnability.md, "One-lane keys for the win-hunters") */
 static inline void pile_share(const Core *s, uint64_t a, uint64_t b, uint64_t out[2]) {
-    if (s->mixed) {
+    if (OPT(s, mixed)) {
         out[0] = mix64(a);
-        if (s->one_lane) {
+        if (OPT(s, one_lane)) {
             /* (a branch, which the empty asm keeps: as a conditional move
              * the lane was mixed anyway, then dropped, and nothing saved) */
             __asm__ volatile("");
@@ -36,7 +36,7 @@ static inline void pile_share(const Core *s, uint64_t a, uint64_t b, uint64_t ou
         }
     } else {
         out[0] = a;
-        out[1] = s->one_lane ? 0 : b;
+        out[1] = OPT(s, one_lane) ? 0 : b;
     }
 }
 
@@ -80,12 +80,15 @@ static inline void tops_set(Core *s, int j) {
     /* (old may be d: the pile is then still under d, in n) */
     s->crowd &= ~((uint32_t)((o & (o - 1)) == 0) << old);
     s->crowd |= (uint32_t)((n & (n - 1)) != 0) << d;
+    s->taken &= ~((uint32_t)(o == 0) << old);
+    s->taken |= 1u << d;
 }
 
 /* ... all of them worked out afresh, where the piles are set whole */
 static inline void tops_build(Core *s) {
     memset(s->under, 0, sizeof s->under);
     s->crowd = 0;
+    s->taken = s->piles_n ? 1u << 26 : 0;
     for (int j = 0; j < s->piles_n; j++) {
         s->pd[j] = 26;
         s->under[26] |= 1u << j;
@@ -247,9 +250,9 @@ static inline int key_after(const Core *s, int m, uint64_t key[2], keyed *w) {
 
 /* Reserve schedule: 1 when the move just played (a foundation move when
  * up_) leaves a position the schedule cuts; only >= 0 checks that class
- * alone (search.c, where the position before the move passed) */
+ * alone (loop.h, where the position before the move passed) */
 static inline int reserve_cut(const Core *s, int up_, int only) {
-    return up_ && s->dead_check && s->nres && reserve_schedule(s, 1, NULL, only);
+    return up_ && OPT(s, dead_check) && s->nres && reserve_schedule(s, 1, NULL, only);
 }
 
 /* A hunter's first step (beam.c, nested.c): the first position is counted;
@@ -304,9 +307,9 @@ static inline void up(Core *s, uint8_t c, int sign) {
         for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
     } else {
         s->want[k] -= sign;
-        if (s->ret) s->ftop[s->PREV[k]] -= sign;
+        if (OPT(s, ret)) s->ftop[s->PREV[k]] -= sign;
     }
-    if (s->ret) s->ftop[k] += sign;
+    if (OPT(s, ret)) s->ftop[k] += sign;
     int nk = s->NEXT[k];
     if (nk >= 0) s->want[nk] += sign;
     else s->done[s->CLASS_OF[k]] += sign;
