@@ -651,6 +651,7 @@ def test_the_python_examples_are_found() -> None:
     ("test_fuzz_restore.py", "BACKUP_SEEDS", "{} histories of backups restored in turn instead of {}"),
     ("test_solver.py", "SURVEYS_KILLED", "{} surveys killed mid-run instead of {}"),
     ("test_hint_converges.py", "HEURISTIC_HINTS", "{} undecided hints a deal in the hint soak"),
+    ("test_hint_converges.py", "SOAK_DEALS", "{} deals of each preset in the hint soak instead of {}"),
 ])
 def test_the_soaks_readme_names_run_as_long_as_it_says(module: str, name: str, words: str) -> None:
     """README says what `TERRACE_SLOW=1 make test` runs at full length: the
