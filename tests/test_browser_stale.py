@@ -120,6 +120,28 @@ def new_game_by_dialog(page: Any, deal: int) -> None:
     changed.wait_for(state="attached")
 
 
+def with_assist(open_game: Any, game: dict[str, Any], assist: str, pattern: str) -> tuple[Any, Gate]:
+    """``game`` opened with ``assist`` on, and a :class:`Gate` (closed) on
+    the page's requests to ``pattern``: the page and the gate."""
+    gate = Gate(pattern)
+    gate.close()
+
+    def before(page: Any) -> None:
+        gate.install(page)
+        page.add_init_script(f"localStorage.setItem('terrace.assist.{assist}', 'on')")
+
+    return open_game(game, before_goto=before), gate
+
+
+def caught_up(page: Any, open_game: Any, moves: int) -> None:
+    """Wait for the page to say it shows the game as it is now (a 409
+    conflict, the console's only error), at ``moves`` moves."""
+    page.locator("#toast.show", has_text="the page now shows the latest position").wait_for()
+    moves_seen(page, moves)
+    assert open_game.errors == [CONFLICT_409]
+    open_game.errors.clear()
+
+
 def test_a_stale_tab_does_not_play_on_a_position_it_never_showed(api: Api, open_game: Any) -> None:
     # Deal 1: after c1 t5f the page shows JD on pile 3; another client takes
     # t5f back and plays t5t3 (the same number of moves), which puts 10C there.
@@ -141,11 +163,37 @@ def test_a_hint_refused_as_stale_catches_up(api: Api, open_game: Any) -> None:
     page = open_game(game)
     api.play(game, "s")  # another tab draws a card
     page.locator("#btn-hint").click()
-    page.locator("#toast.show", has_text="the page now shows the latest position").wait_for()
-    moves_seen(page, 2)
+    caught_up(page, open_game, 2)
     assert page.locator("[data-pile='waste'] > .card").count() == 1
-    assert open_game.errors == [CONFLICT_409]
-    open_game.errors.clear()
+
+
+def test_verdicts_refused_as_stale_catch_up(api: Api, open_game: Any) -> None:
+    # The base cards' verdicts (an assist) were asked without the position
+    # seen: chosen in another tab meanwhile, they were answered for the
+    # choice that was gone and shown on it; refused now, the page catches up.
+    game = api.new(variant="terrace", deal_number=7)
+    page, gate = with_assist(open_game, game, "verdicts", "**/analysis")
+    api.play(game, "c2")  # another tab chooses the base card
+    gate.open(page)
+    caught_up(page, open_game, 1)
+    assert page.locator(".verdict").count() == 0
+    assert "could not judge" not in page.locator("#prompt").inner_text()
+
+
+def test_a_warning_refused_as_stale_catches_up_and_sends_no_move(api: Api, open_game: Any) -> None:
+    # The warning (an assist) asked before a draw is refused: another tab
+    # drew meanwhile. The page catches up and no longer sends the draw
+    # anyway, to be refused in its turn (a second 409).
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page, gate = with_assist(open_game, game, "warn", "**/warn")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/moves") else None)
+    page.locator("[data-pile='stock']").click()
+    api.play(game, "s")  # another tab draws
+    gate.open(page)
+    caught_up(page, open_game, 2)
+    settled(page)
+    assert sent == [] and played(api, game) == ["c1", "s"]
 
 
 def test_a_triple_click_plays_once_and_quietly(api: Api, open_game: Any) -> None:
@@ -557,14 +605,7 @@ def test_a_base_card_pressed_before_the_verdicts_came_is_chosen(api: Api, open_g
     # board, drawn again with them, replaced the card between the press and
     # the release, the browser sent no click, and no base card was chosen.
     game = api.new(variant="terrace", deal_number=7)
-    gate = Gate("**/analysis")
-    gate.close()
-
-    def before(page: Any) -> None:
-        gate.install(page)
-        page.add_init_script("localStorage.setItem('terrace.assist.verdicts', 'on')")
-
-    page = open_game(game, before_goto=before)
+    page, gate = with_assist(open_game, game, "verdicts", "**/analysis")
     box = top(page, "t2").bounding_box()
     press_on(page, box)
     gate.open(page)

@@ -33,6 +33,7 @@ from terrace.storage import MemoryStore
 from terrace.variants import get_rules
 from terrace.web import hints, workers
 from terrace.web.app import create_app
+from terrace.web.coach import CoachBudgets
 from terrace.web.coach_job import coach_job
 from terrace.web.i18n import SolverStop
 from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
@@ -789,35 +790,48 @@ def test_a_hint_or_analysis_counts_its_wait_for_a_worker(ask: str) -> None:
     assert took < 3.5, took  # before: the 1.8 s wait plus the whole 2.5 s
 
 
-def test_a_hint_whose_game_another_tab_changed_meanwhile_is_a_conflict() -> None:
-    """A hint asked at a position (after 0 and the game's revision) whose
-    game another tab changed during the search was answered for the
-    position that was gone (a move of deal 129 before c1 was played, which
-    the page would show) and counted as one of the game's hints. It is
-    refused now, 409 conflict, as a change asked on an older view is (the
-    page then shows the game as it is), and not counted."""
+STALE_ASKS = {"hint": {}, "analysis": {}, "chances": {}, "warn": {"move": "c1"}}
+"""The solver's answers about a position, and what each asks besides the position seen."""
+
+
+def test_an_answer_whose_game_another_tab_changed_meanwhile_is_a_conflict() -> None:
+    """A solver's answer asked at a position (after 0 and the game's
+    revision) whose game another tab changed during the search was given
+    for the position that was gone (a hint's move, the base cards'
+    verdicts or chances, a warning about c1 of deal 129 after c2 had been
+    chosen, which the page would show) and counted: the hint as one of the
+    game's hints, the verdicts and the warning as an assist. Each is refused
+    now, 409 conflict, as a change asked on an older view is (the page then
+    shows the game as it is), and nothing is counted. (One worker for the
+    four, one after the other: it starts once.)"""
     store = MemoryStore()
-    app = create_app(store, hint_seconds=1.0, pool=SolverPool(workers=1))
+    app = create_app(store, hint_seconds=0.8, pool=SolverPool(workers=1),
+                     coach=CoachBudgets(chances=0.8, warn=0.8))
     rules = get_rules("terrace")
-    # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
-    game = store.create("terrace", rules, Deal.from_number(129, rules))
     pool = app.state.game.pool
 
-    async def scenario() -> tuple[httpx.Response, httpx.Response]:
-        seen = {"after": 0, "revision": game.revision}
-        hint = asyncio.ensure_future(_post(app, f"/api/games/{game.id}/hint", seen))
-        await asyncio.sleep(0.3)
-        moved = await _post(app, f"/api/games/{game.id}/moves", {"move": "c1", **seen})
-        return await hint, moved
+    async def scenario(ask: str, game_id: str, seen: dict[str, int]) -> tuple[httpx.Response, httpx.Response]:
+        answer = asyncio.ensure_future(_post(app, f"/api/games/{game_id}/{ask}", {**STALE_ASKS[ask], **seen}))
+        await asyncio.sleep(0.25)
+        moved = await _post(app, f"/api/games/{game_id}/moves", {"move": "c2", **seen})
+        return await answer, moved
 
+    answers: dict[str, tuple[httpx.Response, httpx.Response, int, bool]] = {}
     try:
         asyncio.run(pool.run(_echo, None, budget=STARTING))  # start the worker first
-        hint, moved = asyncio.run(scenario())
+        for ask in STALE_ASKS:
+            # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
+            game = store.create("terrace", rules, Deal.from_number(129, rules))
+            answer, moved = asyncio.run(scenario(ask, game.id, {"after": 0, "revision": game.revision}))
+            now = store.get(game.id)
+            answers[ask] = (answer, moved, now.hints, now.assisted)
     finally:
         pool.close()
-    assert moved.status_code == 200, moved.text
-    assert hint.status_code == 409 and hint.json()["code"] == "conflict", hint.text  # (before: 200)
-    assert store.get(game.id).hints == 0  # (before: 1)
+    for ask, (answer, moved, hints_counted, assisted) in answers.items():
+        assert moved.status_code == 200, (ask, moved.text)
+        # (before: 200, and a hint counted, the verdicts and the warning marking the game assisted)
+        assert answer.status_code == 409 and answer.json()["code"] == "conflict", (ask, answer.text)
+        assert (hints_counted, assisted) == (0, False), ask
 
 
 def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:

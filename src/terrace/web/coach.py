@@ -125,6 +125,7 @@ class CoachEndpoints:
         same = ("chances", game.id, game.revision)  # (another tab's at once: one search, a copy each)
         found = await self.web.in_solver_once(same, request, chances_and_pick, for_solver(board),
                                               fair_seed(game.id), budget=seconds, timed=True)
+        await self.web.still_seen(body, game)
         report, pick = copy.deepcopy(found)
         if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
             self.web.picks.put(game.id, (board.position(), pick))  # (the hint at the choice agrees)
@@ -136,11 +137,12 @@ class CoachEndpoints:
     async def warn(self, request: Request) -> Response:
         """Would this move lose a won game? Marks the game assisted once the
         check has run (whatever it says); a refused check changes nothing."""
-        game, board, move = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
+        game, board, move, body = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
         seconds = self.budgets.warn
         same = ("warn", game.id, game.revision, str(move))
         report = await self.web.in_solver_once(same, request, warn_check, for_solver(board), move,
                                                budget=seconds, timed=True)
+        await self.web.still_seen(body, game)
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:

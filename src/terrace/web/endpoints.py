@@ -125,6 +125,8 @@ DEAL_NUMBERS = {"min": 0, "max": MAX_DEAL_NUMBER}
 """The deal numbers as ``/api/variants`` publishes them (those
 :func:`terrace.deal.check_number` takes): the page's New game form reads
 its limits there."""
+SEEN_FIELDS = frozenset({"after", "revision"})
+"""The fields with which a request names the position it saw (:func:`~terrace.web.replies.check_after`)."""
 RECENT_QUERY = frozenset({"recent"})
 STEP_QUERY = frozenset({"step"})
 MOVE_QUERY = frozenset({"move"})
@@ -249,6 +251,15 @@ class WebGame:
         after the game ended did not help it, and a win is final: it kept
         its records); True when the game is marked."""
         return await self.in_write(partial(self.store.mark_assisted, game_id, while_open=True))
+
+    async def still_seen(self, body: dict[str, Any], game: StoredGame) -> None:
+        """Refuse (409 ``conflict``) a solver's answer about ``game``'s position
+        when the request named the position it saw (``after`` or ``revision``)
+        and another tab changed the game during the search: the answer is
+        for a position that is gone, neither shown nor counted nor marking
+        the game (the page catches up on a conflict)."""
+        if body.keys() & SEEN_FIELDS:
+            check_after({"revision": game.revision}, await self.load(game.id))
 
     async def in_solver(
         self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
@@ -424,11 +435,13 @@ class WebGame:
         )
         return data
 
-    async def requested_move(self, request: Request, keep: int = RECENT) -> tuple[StoredGame, Board, Move]:
+    async def requested_move(
+        self, request: Request, keep: int = RECENT,
+    ) -> tuple[StoredGame, Board, Move, dict[str, Any]]:
         """The game, its board (with ``keep`` moves each way of its history:
-        :meth:`~terrace.storage.StoredGame.recent_board`) and the move of a
-        request ``{"move", "after", "revision"}``, refused unless the move
-        can be played now."""
+        :meth:`~terrace.storage.StoredGame.recent_board`), the move and the
+        body of a request ``{"move", "after", "revision"}``, refused unless
+        the move can be played now."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
@@ -441,10 +454,10 @@ class WebGame:
         reason = board.refusal(move)
         if reason is not None:
             raise ApiError(reason)
-        return game, board, move
+        return game, board, move, body
 
     async def move(self, request: Request) -> Response:
-        game, board, move = await self.requested_move(request)
+        game, board, move, _ = await self.requested_move(request)
         before = board.to_dict()
         source = describe_move(board, str(move))["source"]
         board.push(move)
@@ -553,10 +566,7 @@ class WebGame:
         line = found.pop("kept")
         if line is not None:
             self.lines.put(game.id, line)
-        if body.keys() & {"after", "revision"}:
-            # (changed by another tab during the search: the hint is for a position that is gone,
-            # neither shown nor counted; the page catches up on a conflict)
-            check_after({"revision": game.revision}, await self.load(game.id))
+        await self.still_seen(body, game)
         if peek and in_play(game):
             await self.assisted(game.id)
         found["counted"] = False
@@ -580,11 +590,14 @@ class WebGame:
         at them is an assist (the game is marked as assisted), hence a POST:
         no link or image on another page can ask for it."""
         game = await self.load(request.path_params["game_id"])
-        only_fields(await read_body(request), set())
+        body = await read_body(request)
+        only_fields(body, SEEN_FIELDS)
+        check_after(body, game)
         board = for_solver(game.recent_board(LOOKBACK))
         seconds = self.hint_seconds
         same = ("analysis", game.id, game.revision)
         result = await self.in_solver_once(same, request, hints.analyse, board, budget=seconds, timed=True)
+        await self.still_seen(body, game)
         if in_play(game):
             await self.assisted(game.id)
         return json_response(result)

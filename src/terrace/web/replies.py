@@ -7,6 +7,7 @@ page's language. Shared by the game's endpoints, the coach's and the app.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Set as AbstractSet
 from enum import StrEnum
 from typing import Any
 
@@ -170,7 +171,7 @@ async def read_body(request: Request) -> dict[str, Any]:
     return data
 
 
-def only_fields(body: dict[str, Any], allowed: set[str]) -> None:
+def only_fields(body: dict[str, Any], allowed: AbstractSet[str]) -> None:
     """Refuse a body with a field outside ``allowed``, naming the first."""
     unknown = sorted(set(body) - allowed)
     if unknown:

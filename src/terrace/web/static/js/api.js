@@ -145,7 +145,7 @@ export const api = {
   restart: (shown) => call("POST", `${game(shown.id)}/restart`, seen(shown)),
   // peek: the assist "Hints may look at face-down cards" is on.
   hint: (shown, peek = false) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek }),
-  analysis: (id) => call("POST", `${game(id)}/analysis`),
+  analysis: (shown) => call("POST", `${game(shown.id)}/analysis`, seen(shown)),
   coach: (id) => call("POST", `${game(id)}/coach`, {}),
   chances: (shown) => call("POST", `${game(shown.id)}/chances`, seen(shown)),
   warn: (shown, move) => call("POST", `${game(shown.id)}/warn`, { move, ...seen(shown) }),

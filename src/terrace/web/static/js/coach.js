@@ -398,6 +398,9 @@ export async function confirmMove(game, move) {
   }
   if (!app.settings.assists.warn) return true;
   const result = await api.warn(game, move);
+  // (the game changed in another tab meanwhile: the page shows it as it is, and the
+  // move, chosen on a position that is gone, is not sent to be refused in its turn)
+  if (await caughtUp(result)) return false;
   if (!result.ok || !result.data.warn) return true;
   return confirmChoice({ title: t("warn.title"), text: t("warn.text"), yes: t("warn.yes"), no: t("warn.no") });
 }

@@ -1001,16 +1001,25 @@ function hintMove(game, found, name = cardLabel) {
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
-// for them marks the game as assisted on the server).
+// for them marks the game as assisted on the server). Asked once for a
+// position shown (the start-up asked twice: show() did, then load()'s end).
+let verdictsAsked = null;
+
 function wantVerdicts(game) {
   if (!game || game.replay || game.status !== "choosing" || !app.settings.assists.verdicts) return;
   if (!app.variants || !app.variants.solver || app.verdicts || app.verdictNote) return;
+  if (verdictsAsked === game) return;
+  verdictsAsked = game;
   loadVerdicts(game);
 }
 
 async function loadVerdicts(game) {
-  const result = await api.analysis(game.id);
+  const result = await api.analysis(game);
+  if (verdictsAsked === game) verdictsAsked = null;
   if (app.game !== game) return;
+  // (the game changed in another tab during the search: its verdicts were for a choice
+  // that is gone, not a failure; the page shows the game as it is, which asks again)
+  if (await caughtUp(result)) return;
   const candidates = result.ok && result.data.available ? result.data.candidates : [];
   if (candidates.length) app.verdicts = Object.fromEntries(candidates.map((c) => [c.move, c.verdict]));
   // (its key: the prompt says it in the language of the moment, which may change)
