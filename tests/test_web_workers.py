@@ -805,14 +805,18 @@ def test_an_answer_whose_game_another_tab_changed_meanwhile_is_a_conflict() -> N
     shows the game as it is), and nothing is counted. (One worker for the
     four, one after the other: it starts once.)"""
     store = MemoryStore()
-    app = create_app(store, hint_seconds=0.8, pool=SolverPool(workers=1),
-                     coach=CoachBudgets(chances=0.8, warn=0.8))
+    app = create_app(store, hint_seconds=1.5, pool=SolverPool(workers=1),
+                     coach=CoachBudgets(chances=1.5, warn=1.5))
     rules = get_rules("terrace")
     pool = app.state.game.pool
 
     async def scenario(ask: str, game_id: str, seen: dict[str, int]) -> tuple[httpx.Response, httpx.Response]:
         answer = asyncio.ensure_future(_post(app, f"/api/games/{game_id}/{ask}", {**STALE_ASKS[ask], **seen}))
-        await asyncio.sleep(0.25)
+        # the move once the search runs (a fixed 0.25 s let the move come after
+        # a search of 0.8 s had ended, on a loaded machine: 200, not 409)
+        until = time.monotonic() + 10
+        while not pool.running and not answer.done() and time.monotonic() < until:
+            await asyncio.sleep(0.01)
         moved = await _post(app, f"/api/games/{game_id}/moves", {"move": "c2", **seen})
         return await answer, moved
 
