@@ -83,7 +83,7 @@ def test_an_export_too_large_for_one_file_is_written_in_parts_that_restore_the_s
 
 
 @pytest.mark.usefixtures("small_limit")
-@pytest.mark.parametrize("fault", ["missing", "damaged", "index names a file elsewhere"])
+@pytest.mark.parametrize("fault", ["missing", "damaged", "emptied", "index names a file elsewhere"])
 def test_an_index_whose_part_is_missing_or_damaged_imports_nothing(saved: Path, tmp_path: Path,
                                                                    fault: str) -> None:
     """Every part is checked against the index (size and SHA-256) before
@@ -96,6 +96,9 @@ def test_an_index_whose_part_is_missing_or_damaged_imports_nothing(saved: Path, 
     elif fault == "damaged":
         parts[1].write_bytes(parts[1].read_bytes().replace(b'"moves":["', b'"moves":["s",', 1))
         said = "backup-2.json is not the part the index names"
+    elif fault == "emptied":
+        parts[1].write_bytes(b"")
+        said = "backup-2.json is not the part the index names (0 bytes"
     else:
         index = json.loads(backup.read_text())
         index["parts"][0]["file"] = "../backup-1.json"

@@ -169,11 +169,11 @@ def _part(item: Any) -> Part | None:
     return Part(file, games, size, digest) if plain and whole and hexed else None
 
 
-def part_fault(data: bytes | None, part: Part) -> str | None:
-    """What is wrong with the bytes read of ``part`` (None: missing), or
-    None when they are the ones the index names."""
-    if data is None:
-        return "is missing"
+def part_fault(data: bytes | str, part: Part) -> str | None:
+    """What is wrong with the bytes read of ``part`` (a text: what kept
+    them from being read), or None when they are the ones the index names."""
+    if isinstance(data, str):
+        return data
     if len(data) != part.size or hashlib.sha256(data).hexdigest() != part.sha256:
         return (f"is not the part the index names ({len(data):,} bytes, not {part.size:,}, or other "
                 "content): damaged or changed since the export")

@@ -621,8 +621,8 @@ def _import_file(db: str | None, file: str, name: str, done: _Imported) -> None:
         path = folder / part.file
         raw = _part_bytes(path)
         fault = part_fault(raw, part)
-        if fault or raw is None:  # (changed since it was checked)
-            raise _bad_records(f"nothing was imported from {clip(str(path))}: it {fault}")
+        if fault or isinstance(raw, str):  # (changed since it was checked)
+            raise _bad_records(f"nothing was imported: {clip(str(path))} {fault}")
         try:
             text = file_text(raw)
         except UnicodeDecodeError:
@@ -634,14 +634,16 @@ def _import_file(db: str | None, file: str, name: str, done: _Imported) -> None:
     _store_games(db, games, names, done)
 
 
-def _part_bytes(path: Path) -> bytes | None:
-    """The bytes of a part (at most what an import reads: a larger one is
-    no part an export wrote, and its first bytes will not match), or None
-    when it cannot be read."""
+def _part_bytes(path: Path) -> bytes | str:
+    """The bytes of a part, or what keeps them from being read (a part
+    larger than an import reads is none an export wrote)."""
     try:
-        return read_input(str(path), MAX_IMPORT_BYTES) or b"\0" * (MAX_IMPORT_BYTES + 1)
-    except OSError:
-        return None
+        data = read_input(str(path), MAX_IMPORT_BYTES)
+    except FileNotFoundError:
+        return "is missing"
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    return "is larger than an import reads" if data is None else data
 
 
 def _listed(reasons: list[str]) -> str:
