@@ -111,12 +111,15 @@ def test_an_index_whose_part_is_missing_or_damaged_imports_nothing(saved: Path, 
 
 
 @pytest.mark.usefixtures("small_limit")
+@pytest.mark.parametrize(("failing", "before"), [(2, "the 1 part was"), (4, "the 3 parts were")],
+                         ids=["at the second part", "at the index"])
 def test_a_disk_that_fills_mid_export_leaves_no_part_and_the_old_backup_as_it_was(
-    saved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    saved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: int, before: str
 ) -> None:
-    """Each part is written under a temporary name, and all renamed once
-    every one is: the disk full at the second part removes the first, and
-    the index (the backup of before) is left as it was."""
+    """Each part and the index are written under a temporary name, and all
+    renamed once every one is: the disk full at the second part, or at the
+    index after the three parts, removes what was written, and the file
+    there (the backup of before) is left as it was."""
     backup = tmp_path / "backup.json"
     backup.write_text("[]\n")
     calls: list[Path] = []
@@ -124,7 +127,7 @@ def test_a_disk_that_fills_mid_export_leaves_no_part_and_the_old_backup_as_it_wa
 
     def filling(path: Path, data: str | bytes) -> None:
         calls.append(path)
-        if len(calls) == 2:
+        if len(calls) == failing:
             raise click.ClickException(f"cannot write {path}: No space left on device")
         whole(path, data)
 
@@ -132,7 +135,7 @@ def test_a_disk_that_fills_mid_export_leaves_no_part_and_the_old_backup_as_it_wa
     result = _run("export", "--all", "--db", str(saved), "-o", str(backup))
     assert result.exit_code == 1, result.output
     assert "nothing was exported: cannot write" in result.output
-    assert "No space left on device; the 1 part was written before removed" in result.output
+    assert f"No space left on device; {before} written before removed" in result.output
     assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json"]
     assert backup.read_text() == "[]\n"
 

@@ -84,12 +84,14 @@ def compact_parts(records: Iterable[dict[str, Any]], limit: int) -> Iterator[tup
 
 
 def write_parts(output: Path, texts: Iterable[tuple[str, int]], check: Callable[[Path], None]) -> list[Part]:
-    """Write the parts beside ``output`` whole (``check`` refuses a part's
-    file that must not be written over): each under a temporary name
-    first, all renamed to their own names once every one is written, so
-    that a failure (a full disk) leaves none of them and the files of an
-    earlier export as they were; raises ``click.ClickException`` saying so."""
-    written: list[tuple[Path, Part]] = []
+    """Write the parts beside ``output``, then ``output``, the index naming
+    them (``check`` refuses a part's file that must not be written over):
+    each under a temporary name first, all renamed to their own names once
+    every one is written, the index last, so that a failure (a full disk)
+    leaves none of them and the files of an earlier export as they were;
+    raises ``click.ClickException`` saying so."""
+    parts: list[Part] = []
+    written: list[Path] = []
     try:
         for number, (text, games) in enumerate(texts, 1):
             if number > MAX_PARTS:
@@ -98,7 +100,11 @@ def write_parts(output: Path, texts: Iterable[tuple[str, int]], check: Callable[
             check(final)
             data = text.encode("ascii")
             write_whole(_writing(final), data)
-            written.append((final, Part(final.name, games, len(data), hashlib.sha256(data).hexdigest())))
+            written.append(final)
+            parts.append(Part(final.name, games, len(data), hashlib.sha256(data).hexdigest()))
+        index = Path(os.path.realpath(output))  # (a link to the index stays one)
+        write_whole(_writing(index), index_text(parts))
+        written.append(index)
     except click.ClickException as error:
         _remove(written)
         count = f"{len(written)} part{' was' if len(written) == 1 else 's were'}"
@@ -108,19 +114,19 @@ def write_parts(output: Path, texts: Iterable[tuple[str, int]], check: Callable[
     except BaseException:
         _remove(written)
         raise
-    for final, _ in written:
+    for final in written:
         os.replace(_writing(final), final)
-    return [part for _, part in written]
+    return parts
 
 
-def _remove(written: list[tuple[Path, Part]]) -> None:
-    """Remove the parts written so far under their temporary names."""
-    for final, _ in written:
+def _remove(written: list[Path]) -> None:
+    """Remove the files written so far under their temporary names."""
+    for final in written:
         _writing(final).unlink(missing_ok=True)
 
 
 def _writing(final: Path) -> Path:
-    """The name a part is written under before all are."""
+    """The name a part or the index is written under before all are."""
     return final.with_name(f".{final.name}{WRITING}")
 
 

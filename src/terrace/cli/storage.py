@@ -39,7 +39,7 @@ from terrace.cli.options import (
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
-from terrace.cli.parts import compact_parts, index_text, part_fault, read_index, write_parts
+from terrace.cli.parts import compact_parts, part_fault, read_index, write_parts
 from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -435,7 +435,6 @@ def _export_parts(output: Path, records: list[dict[str, Any]], db: str | None) -
     database = games_path(db)
     parts = write_parts(output, compact_parts(records, MAX_IMPORT_BYTES),
                         lambda path: _refuse_database_output(path, database))
-    write_whole(output, index_text(parts))
     first, last = parts[0].file, parts[-1].file
     click.echo(f"wrote {_games(len(records))} in {len(parts)} parts, {clip(first)} to {clip(last)} (each "
                f"at most {MAX_IMPORT_BYTES // 2**20} MB, what an import reads), and {clip(str(output))}, "
