@@ -220,7 +220,8 @@ def test_an_export_too_large_to_import_indented_is_written_compactly_or_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every export imports: past the import's size limit the JSON loses
-    its indentation, and when even that is too large nothing is written."""
+    its indentation, and when even that is too large nothing is written to
+    standard output (a file is written in parts: test_export_parts)."""
     from terrace.cli import storage as cli_storage
     db = tmp_path / "games.sqlite"
     _hand_edited(db, "SELECT 1")
@@ -236,9 +237,9 @@ def test_an_export_too_large_to_import_indented_is_written_compactly_or_refused(
     imported = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "new.sqlite"), str(backup)])
     assert imported.exit_code == 0 and "imported 2 games" in imported.output, imported.output
     monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", compact - 1)
-    refused = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "no.json")])
+    refused = CliRunner().invoke(main, ["export", "--all", "--db", str(db)])  # (to standard output: no parts)
     assert refused.exit_code == 1 and "more than an import reads" in refused.output
-    assert "export them in parts with --game ID" in refused.output and not (tmp_path / "no.json").exists()
+    assert "give --output FILE, a file, to write them in parts" in refused.output
 
 
 @pytest.mark.parametrize("edit", ["UPDATE games SET id = CAST(x'7a7aff' AS TEXT) WHERE id = '{playing}'",

@@ -33,7 +33,8 @@ COMMANDS: dict[str, Listed] = {
                      "Solve or play many numbered deals in parallel and report the win rate."),
     "stats": Listed("storage:stats", "Show how you are doing, per variant and overall."),
     "export": Listed("storage:export", "Write saved games as game records (JSON)."),
-    "import": Listed("storage:import_", "Import game records from FILE (one record or a list)."),
+    "import": Listed("storage:import_",
+                     "Import game records from each FILE (a record, a list, or an export's index of parts)."),
     "play": Listed("web:play", "Play in the browser: start the local web game and open it."),
 }
 """Each command by name. A command's module is imported only when the

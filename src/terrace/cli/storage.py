@@ -6,12 +6,14 @@ Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import math
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ from terrace.cli.options import (
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
+from terrace.cli.parts import compact_parts, part_fault, read_index, write_parts
 from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -291,7 +294,9 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
               help="The game to export (repeat for several).")
 @click.option("--all", "all_games", is_flag=True, help="Export every saved game.")
 @once_option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
-             show_default=True, help="File to write ('-' for standard output).")
+             show_default=True, help="File to write ('-' for standard output). With --all, games too "
+             "many for one file that an import reads are written in parts beside it (FILE-1.json, "
+             "FILE-2.json ...), and FILE names them: import FILE takes them all.")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
     """One record for one --game, a list for several or --all. --all skips (and names) a damaged game and
     one that import would refuse."""
@@ -330,49 +335,111 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         except StoreError as error:
             raise click.ClickException(placed(str(error), games_db_file(db))) from None
     rank_places(records)
-    document: Any = records[0] if len(game_ids) == 1 else records
-    text = _export_text(document)
+    text = _export_text(records[0]) if len(game_ids) == 1 else _one_file(records)
+    if text is None:
+        if not all_games or not _parts_allowed(output):
+            raise _too_large(records, all_games)
+        _export_parts(Path(output), records, db)
+        return
     if output == "-":
         click.echo(text, nl=False)
         return
     write_whole(Path(output), text)
-    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
+    click.echo(f"wrote {_games(len(records))} to {clip(output)}", err=True)
+
+
+def _games(count: int) -> str:
+    """``count`` games, in words.
+
+    >>> _games(1), _games(25000)
+    ('1 game', '25,000 games')
+    """
+    return f"{count:,} game{'s' if count != 1 else ''}"
 
 
 def _export_text(document: Any) -> str:
-    """The export's JSON, indented to be read; written compactly when the
+    """One record's JSON, indented to be read; written compactly when the
     indented text would be larger than an import reads, so that every
     export imports (refused when even that is too large).
 
-    >>> records = [{"a": [1, 2], "b": {"c": None}}, {}]
-    >>> _export_text(records) == json.dumps(records, indent=2) + "\\n"
-    True
-    >>> _export_text([]), _export_text({"a": 1})
-    ('[]\\n', '{\\n  "a": 1\\n}\\n')
+    >>> _export_text({"a": 1})
+    '{\\n  "a": 1\\n}\\n'
     """
     # (json.dumps writes ASCII only: its length is its size in bytes)
-    indented = _indented(document)
+    indented = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
     if len(indented) <= MAX_IMPORT_BYTES:
         return indented
-    del indented
     compact = json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n"
-    size = len(compact)
-    if size <= MAX_IMPORT_BYTES:
+    if len(compact) <= MAX_IMPORT_BYTES:
         return compact
-    raise click.ClickException(
-        f"nothing was exported: the games take {size / 2**20:.0f} MB, more than an import "
-        f"reads ({MAX_IMPORT_BYTES // 2**20} MB); export them in parts with --game ID"
-    )
+    raise _too_large([document], all_games=False)
 
 
-def _indented(document: Any) -> str:
-    """``json.dumps(document, indent=2)`` and a newline, a list made record
-    by record: Python's indenting encoder holds every piece of the whole
-    text at once (about 900 MB for 24,000 won games)."""
-    if not isinstance(document, list) or not document:
-        return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
-    items = ("  " + json.dumps(item, indent=2, ensure_ascii=True).replace("\n", "\n  ") for item in document)
-    return "[\n" + ",\n".join(items) + "\n]\n"
+def _one_file(records: list[dict[str, Any]]) -> str | None:
+    """The records as one JSON list an import reads: indented to be read,
+    compact when the indented text would be larger than an import reads;
+    None when even that is too large. Each is made record by record and
+    given up as soon as it grows past the limit (Python's indenting encoder
+    holds every piece of the whole text at once: about 900 MB for 24,000
+    won games).
+
+    >>> records = [{"a": [1, 2], "b": {"c": None}}, {}]
+    >>> _one_file(records) == json.dumps(records, indent=2) + "\\n"
+    True
+    >>> _one_file([])
+    '[]\\n'
+    """
+    if not records:
+        return "[]\n"
+    indented = ("  " + json.dumps(record, indent=2, ensure_ascii=True).replace("\n", "\n  ")
+                for record in records)
+    compact = (json.dumps(record, separators=(",", ":"), ensure_ascii=True) for record in records)
+    return _joined(indented, ("[\n", ",\n", "\n]\n")) or _joined(compact, ("[", ",", "]\n"))
+
+
+def _joined(items: Iterator[str], marks: tuple[str, str, str]) -> str | None:
+    """``items`` between the opening, separating and closing ``marks``, or
+    None once that grows past :data:`MAX_IMPORT_BYTES`."""
+    opening, separator, closing = marks
+    taken: list[str] = []
+    size = len(opening) + len(closing) - len(separator)
+    for item in items:
+        size += len(separator) + len(item)
+        if size > MAX_IMPORT_BYTES:
+            return None
+        taken.append(item)
+    return opening + separator.join(taken) + closing
+
+
+def _too_large(records: list[dict[str, Any]], all_games: bool) -> click.ClickException:
+    """The refusal of an export larger than an import reads that cannot be
+    written in parts (to standard output or a pipe, or of games named by
+    --game)."""
+    size = sum(len(json.dumps(record, separators=(",", ":"), ensure_ascii=True)) + 1 for record in records)
+    advice = ("give --output FILE, a file, to write them in parts that each import" if all_games
+              else "export them in parts with --all --output FILE, or name fewer games with --game")
+    return click.ClickException(f"nothing was exported: the games take {size / 2**20:.0f} MB, more than an "
+                                f"import reads ({MAX_IMPORT_BYTES // 2**20} MB); {advice}")
+
+
+def _parts_allowed(output: str) -> bool:
+    """Whether an export to ``output`` may be written in parts beside it:
+    a regular file or a new one (not standard output, a pipe or a device)."""
+    return output != "-" and (os.path.isfile(output) or not os.path.exists(output))
+
+
+def _export_parts(output: Path, records: list[dict[str, Any]], db: str | None) -> None:
+    """Write ``records`` in numbered parts beside ``output``, each within
+    what an import reads, then ``output``: the index naming them (written
+    last, so that no index names a set not whole), and say so."""
+    database = games_path(db)
+    parts = write_parts(output, compact_parts(records, MAX_IMPORT_BYTES),
+                        lambda path: _refuse_database_output(path, database))
+    first, last = parts[0].file, parts[-1].file
+    click.echo(f"wrote {_games(len(records))} in {len(parts)} parts, {clip(first)} to {clip(last)} (each "
+               f"at most {MAX_IMPORT_BYTES // 2**20} MB, what an import reads), and {clip(str(output))}, "
+               "the index that names them: terrace import "
+               f"{clip(str(output))} imports them all", err=True)
 
 
 def _report_done(message: str) -> None:
@@ -459,16 +526,134 @@ def _bad_records(message: str) -> click.ClickException:
     return input_refusal(InputFault.IMPORT_CONTENT, message)
 
 
+@dataclasses.dataclass
+class _Imported:
+    """What the files of one ``terrace import`` added, file by file."""
+
+    new: int = 0
+    joined: int = 0
+    known: int = 0
+    files: list[str] = dataclasses.field(default_factory=list)
+    beside: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    touched: bool = False
+    """Whether a database was opened (not for files of no records)."""
+
+    def summary(self) -> str:
+        """The games imported, and how many were brought up to date or already here."""
+        message = f"imported {self.new} game{'s' if self.new != 1 else ''}"
+        notes = [f"{count} {what}" for count, what in ((self.joined, "brought up to date"),
+                                                       (self.known, "already here")) if count]
+        return message + (f" ({', '.join(notes)})" if notes else "")
+
+
 @command("import")
 @db_option
-@click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
-def import_(db: str | None, file: str) -> None:
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=FilePath(dir_okay=False, allow_dash=True))
+def import_(db: str | None, files: tuple[str, ...]) -> None:
     """Every record
     and every move is checked; a file with any bad record imports nothing.
     A game the database already holds whole (the same game, changed no
     earlier, that had the record's moves, its counts and its win) is left as
-    it is and counted as already here; nothing played elsewhere is lost."""
-    name = "standard input" if file == "-" else clip(file)
+    it is and counted as already here; nothing played elsewhere is lost.
+    Several files are imported one after another, each whole or not at all;
+    the index an export in parts wrote imports every part it names, all or
+    none, once each is there as it was written (into an empty database:
+    the backup restored, with the same statistics)."""
+    done = _Imported()
+    for file in files:
+        name = "standard input" if file == "-" else clip(file)
+        try:
+            _import_file(db, file, name, done)
+        except click.ClickException as error:
+            if not done.files:
+                raise
+            raise _after(error, name, done) from None
+        except KeyboardInterrupt as stop:
+            if done.files:
+                stop.add_note(f"{done.summary()} from {', '.join(done.files)} before {name}")
+            raise
+    message = done.summary() + (f" from {len(done.files)} files" if len(done.files) > 1 else "")
+    if not done.touched:  # (only empty lists: no database is made or opened for them)
+        holds = "holds" if len(done.files) == 1 else "hold"
+        message = (f"imported 0 games: {', '.join(done.files)} {holds} no game records "
+                   "(no database was touched)")
+    elif str(games_path(db) or MEMORY) == MEMORY:  # (--db :memory:, or TERRACE_DB=:memory:)
+        message = (f"checked {done.new} game{'s' if done.new != 1 else ''}; none was kept: the games "
+                   f"database is {MEMORY}, which keeps nothing (name a file with --db)")
+    _report_done(message)
+    for here, new_id in done.beside:  # (never in silence: the player may have meant one game)
+        click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
+                   f"holds, had, or is continued by (another game, or one played both here and "
+                   f"elsewhere): it was added beside it as game {new_id}", err=True)
+
+
+def _after(error: click.ClickException, name: str, done: _Imported) -> click.ClickException:
+    """The refusal of file ``name`` of several, saying what the files
+    before it imported (they stay) and that those after it were not read."""
+    message = (f"{name}: {error.message}\n(before it, {done.summary()} from {', '.join(done.files)}, "
+               "which stay; the files after it were not read)")
+    if error.exit_code == click.UsageError.exit_code:
+        return click.UsageError(message, getattr(error, "ctx", None))
+    return click.ClickException(message)
+
+
+def _import_file(db: str | None, file: str, name: str, done: _Imported) -> None:
+    """Import ``file``: its records, or every part when it is an index of parts."""
+    text = _read_text(file, name)
+    parts = read_index(text, name)
+    if parts is None:
+        _import_text(db, text, name, done)
+        return
+    del text
+    folder = Path("." if file == "-" else file).parent
+    faults = [f"{clip(part.file)} {fault}" for part in parts
+              if (fault := part_fault(_part_bytes(folder / part.file), part))]
+    if faults:  # (every part is checked before any is read)
+        raise _bad_records(f"nothing was imported: {name} names {len(parts)} parts of an export, and\n"
+                           + _listed(faults))
+    # (stored in one go, as one file's games are: into an empty database the
+    # set is a backup restored, its log rebuilt in the exporting store's order)
+    games: list[StoredGame] = []
+    names: list[str] = []
+    for part in parts:
+        path = folder / part.file
+        raw = _part_bytes(path)
+        fault = part_fault(raw, part)
+        if fault or isinstance(raw, str):  # (changed since it was checked)
+            raise _bad_records(f"nothing was imported: {clip(str(path))} {fault}")
+        try:
+            text = file_text(raw)
+        except UnicodeDecodeError:
+            raise _bad_records(f"nothing was imported: {clip(str(path))} is not UTF-8 text") from None
+        del raw
+        names.append(clip(str(path)))
+        games += _games_of(text, names[-1], f" {names[-1]}:")
+        del text
+    _store_games(db, games, names, done)
+
+
+def _part_bytes(path: Path) -> bytes | str:
+    """The bytes of a part, or what keeps them from being read (a part
+    larger than an import reads is none an export wrote)."""
+    try:
+        data = read_input(str(path), MAX_IMPORT_BYTES)
+    except FileNotFoundError:
+        return "is missing"
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    return "is larger than an import reads" if data is None else data
+
+
+def _listed(reasons: list[str]) -> str:
+    """The first :data:`LISTED_REASONS` of ``reasons``, one a line, and how many more."""
+    shown = reasons[:LISTED_REASONS]
+    more = len(reasons) - len(shown)
+    return "\n".join([f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else []))
+
+
+def _read_text(file: str, name: str) -> str:
+    """The text of the file to import."""
     try:
         raw = read_input(file, MAX_IMPORT_BYTES)
         if raw is None:
@@ -479,24 +664,38 @@ def import_(db: str | None, file: str) -> None:
         raise unreadable(name, error) from None
     except UnicodeDecodeError:
         raise _bad_records(f"nothing was imported: {name} is not UTF-8 text") from None
+    return text
+
+
+def _import_text(db: str | None, text: str, name: str, done: _Imported) -> None:
+    """Check and store the records of ``text``, all or none, adding to ``done``."""
+    games = _games_of(text, name)
+    del text
+    _store_games(db, games, [name], done)
+
+
+def _games_of(text: str, name: str, within: str = "") -> list[StoredGame]:
+    """The games of the records of file ``name``, each checked; ``within``
+    names the part of a set in the refusal."""
     if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")
         raise _bad_records(f"nothing was imported: {name} is empty: it holds no game records")
     try:
-        games = read_games(text)
+        return read_games(text)
     except ImportRefusedError as error:
-        shown = error.reasons[:LISTED_REASONS]
-        more = len(error.reasons) - len(shown)
-        lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
-        raise _bad_records("nothing was imported:\n" + "\n".join(lines)) from None
+        raise _bad_records(f"nothing was imported:{within}\n" + _listed(error.reasons)) from None
+
+
+def _store_games(db: str | None, games: list[StoredGame], names: list[str], done: _Imported) -> None:
+    """Store ``games``, the records of the files ``names``, adding to ``done``."""
     if not games:  # (an empty list: no database is made or opened for it)
-        _report_done(f"imported 0 games: {name} holds no game records (no database was touched)")
+        done.files += names
         return
     store = _open(db)
-    beside: list[tuple[str, str]] = []
+    done.touched = True
     joined: list[str] = []
     stored: list[str] = []
     try:
-        added = store.add_games(games, beside, joined, stored)
+        added = store.add_games(games, done.beside, joined, stored)
     except ImportStoppedError as error:  # (written in chunks: the first ones are in)
         store.close()
         why = placed(str(error), games_db_file(db))
@@ -518,19 +717,7 @@ def import_(db: str | None, file: str) -> None:
     # bringing the first up to date, are one game imported, or one game
     # already here)
     fresh_ids = {game_id for game_id, fresh in added if fresh}
-    new = len(fresh_ids - set(joined))
-    known = len({game_id for game_id, fresh in added if not fresh} - fresh_ids)
-    message = f"imported {new} game{'s' if new != 1 else ''}"
-    notes = [f"{count} {what}" for count, what in ((len(set(joined)), "brought up to date"),
-                                                   (known, "already here")) if count]
-    if notes:
-        message += f" ({', '.join(notes)})"
-    if str(games_path(db) or MEMORY) == MEMORY:  # (--db :memory:, or TERRACE_DB=:memory:)
-        message = (f"checked {new} game{'s' if new != 1 else ''}; none was kept: the games database is "
-                   f"{MEMORY}, which keeps nothing (name a file with --db)")
-    _report_done(message)
-    for here, new_id in beside:  # (never in silence: the player may have meant one game)
-        click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
-                   f"holds, had, or is continued by (another game, or one played both here and "
-                   f"elsewhere): it was added beside it as game {new_id}", err=True)
-
+    done.new += len(fresh_ids - set(joined))
+    done.known += len({game_id for game_id, fresh in added if not fresh} - fresh_ids)
+    done.joined += len(set(joined))
+    done.files += names

@@ -1,0 +1,161 @@
+"""``terrace export --all`` of more games than one importable file holds:
+numbered parts and an index written last; ``terrace import`` of the
+index, or of several files, with one summary (the import's limit made
+small here, so that five games need several parts)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from store_support import golden, play, start
+from terrace.cli import main
+from terrace.cli import parts as cli_parts
+from terrace.cli import storage as cli_storage
+from terrace.storage import open_store
+
+LIMIT = 2_500
+"""The import's limit in these tests: about two of their games a part."""
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database of five short games (two moves to eight)."""
+    db = tmp_path_factory.mktemp("parts") / "games.sqlite"
+    lost = golden("terrace-lost")
+    with open_store(db) as store:
+        for count in (2, 3, 5, 6, 8):
+            play(store, start(store, lost), lost.moves[:count])
+    return db
+
+
+@pytest.fixture
+def small_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", LIMIT)
+
+
+def _run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def _records(*files: Path) -> list[dict[str, Any]]:
+    return [record for file in files for record in json.loads(file.read_text())]
+
+
+def _export_in_parts(db: Path, backup: Path) -> list[Path]:
+    """Export every game of ``db`` to ``backup`` in parts; the parts' files."""
+    result = _run("export", "--all", "--db", str(db), "-o", str(backup))
+    assert result.exit_code == 0, result.output
+    index = json.loads(backup.read_text())
+    parts = [backup.with_name(part["file"]) for part in index["parts"]]
+    assert f"wrote 5 games in {len(parts)} parts, {parts[0].name} to {parts[-1].name}" in result.output
+    return parts
+
+
+@pytest.mark.usefixtures("small_limit")
+def test_an_export_too_large_for_one_file_is_written_in_parts_that_restore_the_same_games(
+    saved: Path, tmp_path: Path
+) -> None:
+    """The old code refused it ("export them in parts with --game ID"):
+    now every part is within the limit, the index names them, and an
+    import of the index into an empty database restores the same games
+    with the same statistics."""
+    backup = tmp_path / "backup.json"
+    parts = _export_in_parts(saved, backup)
+    assert len(parts) >= 3 and [path.name for path in parts] == [f"backup-{n}.json" for n in
+                                                                 range(1, len(parts) + 1)]
+    assert all(len(path.read_bytes()) <= LIMIT for path in parts)
+    assert json.loads(backup.read_text())["games"] == len(_records(*parts)) == 5
+    restored = tmp_path / "restored.sqlite"
+    imported = _run("import", "--db", str(restored), str(backup))
+    assert imported.exit_code == 0 and f"imported 5 games from {len(parts)} files" in imported.output, \
+        imported.output
+    assert _run("stats", "--json", "--db", str(restored)).output == _run("stats", "--json", "--db",
+                                                                         str(saved)).output
+    again = _export_in_parts(restored, tmp_path / "again.json")
+    assert _records(*again) == _records(*parts)
+
+
+@pytest.mark.usefixtures("small_limit")
+@pytest.mark.parametrize("fault", ["missing", "damaged", "emptied", "index names a file elsewhere"])
+def test_an_index_whose_part_is_missing_or_damaged_imports_nothing(saved: Path, tmp_path: Path,
+                                                                   fault: str) -> None:
+    """Every part is checked against the index (size and SHA-256) before
+    any is imported: none of them is imported when one is wrong."""
+    backup = tmp_path / "backup.json"
+    parts = _export_in_parts(saved, backup)
+    if fault == "missing":
+        parts[1].unlink()
+        said = "backup-2.json is missing"
+    elif fault == "damaged":
+        parts[1].write_bytes(parts[1].read_bytes().replace(b'"moves":["', b'"moves":["s",', 1))
+        said = "backup-2.json is not the part the index names"
+    elif fault == "emptied":
+        parts[1].write_bytes(b"")
+        said = "backup-2.json is not the part the index names (0 bytes"
+    else:
+        index = json.loads(backup.read_text())
+        index["parts"][0]["file"] = "../backup-1.json"
+        backup.write_text(json.dumps(index))
+        said = "backup.json is no sound index of parts"
+    restored = tmp_path / "restored.sqlite"
+    result = _run("import", "--db", str(restored), str(backup))
+    assert result.exit_code == 1 and said in result.output, result.output
+    assert not restored.exists()
+
+
+@pytest.mark.usefixtures("small_limit")
+@pytest.mark.parametrize(("failing", "before"), [(2, "the 1 part was"), (4, "the 3 parts were")],
+                         ids=["at the second part", "at the index"])
+def test_a_disk_that_fills_mid_export_leaves_no_part_and_the_old_backup_as_it_was(
+    saved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: int, before: str
+) -> None:
+    """Each part and the index are written under a temporary name, and all
+    renamed once every one is: the disk full at the second part, or at the
+    index after the three parts, removes what was written, and the file
+    there (the backup of before) is left as it was."""
+    backup = tmp_path / "backup.json"
+    backup.write_text("[]\n")
+    calls: list[Path] = []
+    whole = cli_parts.write_whole
+
+    def filling(path: Path, data: str | bytes) -> None:
+        calls.append(path)
+        if len(calls) == failing:
+            raise click.ClickException(f"cannot write {path}: No space left on device")
+        whole(path, data)
+
+    monkeypatch.setattr(cli_parts, "write_whole", filling)
+    result = _run("export", "--all", "--db", str(saved), "-o", str(backup))
+    assert result.exit_code == 1, result.output
+    assert "nothing was exported: cannot write" in result.output
+    assert f"No space left on device; {before} written before removed" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["backup.json"]
+    assert backup.read_text() == "[]\n"
+
+
+def test_several_files_import_one_after_another_with_one_summary(saved: Path, tmp_path: Path) -> None:
+    """The old import took one FILE ("Got unexpected extra argument"); a
+    bad file stops the import there, the files before it stay imported."""
+    copy = tmp_path / "games.sqlite"
+    shutil.copy(saved, copy)
+    ids = [record["saved"]["id"] for record in json.loads(_run("export", "--all", "--db", str(copy)).output)]
+    first, second, bad = tmp_path / "first.json", tmp_path / "second.json", tmp_path / "bad.json"
+    assert _run("export", "--db", str(copy), "--game", ids[0], "-o", str(first)).exit_code == 0
+    both = ["--game", ids[1], "--game", ids[2]]
+    assert _run("export", "--db", str(copy), *both, "-o", str(second)).exit_code == 0
+    bad.write_text('[{"variant": "nope"}]')
+    restored = tmp_path / "restored.sqlite"
+    result = _run("import", "--db", str(restored), str(first), str(second))
+    assert result.exit_code == 0 and result.output == "imported 3 games from 2 files\n", result.output
+    stopped = _run("import", "--db", str(restored), str(first), str(bad), str(second))
+    assert stopped.exit_code == 1, stopped.output
+    assert f"{bad}: nothing was imported:" in stopped.output
+    assert f"(before it, imported 0 games (1 already here) from {first}, which stay; the files after it" \
+        in stopped.output
