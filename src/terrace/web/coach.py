@@ -37,7 +37,7 @@ from terrace.solver.coach import Analysis, chances_and_pick, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
 from terrace.web.coach_job import LEAST_SECONDS, coach_job
-from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, within
+from terrace.web.endpoints import SEEN_FIELDS, WebGame, fair_seed, for_solver, game_events, in_play, within
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import finished
@@ -115,7 +115,7 @@ class CoachEndpoints:
         not an assist)."""
         game = await self.web.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "revision"})
+        only_fields(body, SEEN_FIELDS)
         may_change(body, game)
         board = game.board()
         if not board.choosing:

@@ -492,7 +492,7 @@ class WebGame:
     async def _step(self, request: Request, action: str) -> Response:
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "revision"})
+        only_fields(body, SEEN_FIELDS)
         may_change(body, game)
         board = game.recent_board()
         before = board.to_dict()
@@ -513,7 +513,7 @@ class WebGame:
     async def restart(self, request: Request) -> Response:
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "revision"})
+        only_fields(body, SEEN_FIELDS)
         may_change(body, game)
         # Like undoing every move: the whole line stays redoable. At the
         # start already nothing changes, and no new revision is stored (it
@@ -642,7 +642,7 @@ class WebGame:
         """End the game as lost, for good (it can still be replayed)."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "revision"})
+        only_fields(body, SEEN_FIELDS)
         may_change(body, game)
         if game.won_at is not None or game.status == "won":
             raise ApiError(WebRefusal.GIVE_UP_WON)
