@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -67,18 +68,29 @@ if __name__ == "__main__":
 """
 
 
+DUMPS_ON_SIGUSR1 = "import faulthandler, signal; faulthandler.register(signal.SIGUSR1, all_threads=True)\n"
+"""Put before each script: SIGUSR1 makes it (and the workers it forks)
+write every thread's stack to standard error."""
+
+
 def _run(script: str, *args: str, timeout: float) -> list[list[object]]:
     """Run ``script`` in its own session; its JSON lines (the whole session
-    killed if it overruns ``timeout``, which is then the failure)."""
+    killed if it overruns ``timeout``, which is then the failure, with the
+    stacks of the script's threads and of its forked workers, which
+    SIGUSR1 made them write first)."""
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"}
-    process = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    process = subprocess.Popen([sys.executable, "-c", DUMPS_ON_SIGUSR1 + script, *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               start_new_session=True)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGUSR1)
+            time.sleep(3)
+            os.killpg(process.pid, signal.SIGKILL)
         out, err = process.communicate()
-        pytest.fail(f"still waiting after {timeout} s:\n{out}\n{err[-2000:]}")
+        pytest.fail(f"still waiting after {timeout} s:\n{out}\n{err[-12000:]}")
     lines = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
     for kind, *rest in lines:  # (a frozen worker left behind: killed)
         if kind == "frozen":
