@@ -100,6 +100,54 @@ def test_the_workers_start_without_importing_the_solver_again() -> None:
     assert seen["stop_seconds"] < 10, seen
 
 
+STOPPED_IN_A_PUT = """
+import fcntl, json, os, signal, sys, termios, threading, time
+from terrace.solver import survey
+
+reading = threading.Event()
+worker = []
+
+def held(pid):  # (the pool's reader of results waits here, and reads nothing meanwhile)
+    worker.append(pid)
+    reading.wait()
+
+def waiting(pool):  # (bytes in the results' pipe, not read yet)
+    return int.from_bytes(fcntl.ioctl(pool._outqueue._reader.fileno(), termios.FIONREAD, bytes(4)),
+                          sys.byteorder)
+
+pool = survey.start_pool(1)
+pool.apply_async(os.getpid, callback=held)
+while not worker:
+    time.sleep(0.01)
+big = pool.apply_async(bytes, (8 << 20,))  # (8 MB: far more than the pipe holds)
+while waiting(pool) < 1 << 15:  # (the worker is in the middle of its put, the pipe full)
+    time.sleep(0.01)
+os.kill(worker[0], signal.SIGTERM)  # (as the pool's stop sends it)
+time.sleep(0.2)
+reading.set()
+size = len(big.get(timeout=30))
+started = time.monotonic()
+survey.stop_pool(pool)
+print(json.dumps({"size": size, "stop_seconds": time.monotonic() - started}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux")
+def test_a_worker_told_to_end_in_the_middle_of_a_put_ends_after_it() -> None:
+    """A worker that the pool's SIGTERM ended in the middle of putting a
+    result held the results queue's lock for ever, and left half a message
+    in its pipe: the stop then waited for that lock for ever (a survey
+    stopped with Ctrl+C hung, now and then under load: a fresh-clone CI run
+    of the stop test at each point of the pool's start). The worker now puts
+    the whole result first, and the stop ends."""
+    done = subprocess.run([sys.executable, "-c", STOPPED_IN_A_PUT], capture_output=True, text=True,
+                          timeout=90, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["size"] == 8 << 20
+    assert seen["stop_seconds"] < local_pool.END_SECONDS, seen
+
+
 def test_small_budgets_hand_deals_over_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each deal was a task of its own: at 0.001 s a deal the hand-over
     cost the survey's process about 0.8 CPU ms a deal, a third to a half

@@ -243,24 +243,92 @@ def _pool_worker() -> Callable[..., None]:
     return cast(Callable[..., None], vars(multiprocessing.pool)["worker"])
 
 
+class _WholeResults:
+    """A worker's view of the pool's results queue: SIGTERM waits while a
+    result is being put. A worker ended by the pool's SIGTERM in the middle
+    of a put held the queue's lock for ever, and left half a message in its
+    pipe: the pool's stop then waited for that lock for ever (the survey
+    hung after Ctrl+C, now and then under load; a fresh-clone CI run). The
+    SIGTERM ends the worker as the put ends."""
+
+    def __init__(self, results: Any) -> None:
+        self._results = results
+
+    def put(self, result: Any) -> None:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            self._results.put(result)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _bounded_worker(tasks: Any, results: Any, *args: Any) -> None:
     """The loop of a worker of the local pool: the pool's own (see
-    :class:`_BoundedTasks`)."""
+    :class:`_BoundedTasks` and :class:`_WholeResults`)."""
     worker = _pool_worker()
-    # (what the pool's loop closes itself, as it does not see the queue)
+    # (what the pool's loop closes itself, as it does not see the queues)
     tasks._writer.close()
     results._reader.close()
-    worker(_BoundedTasks(tasks), results, *args)
+    whole = _WholeResults(results) if hasattr(signal, "pthread_sigmask") else results
+    worker(_BoundedTasks(tasks), whole, *args)
+
+
+END_SECONDS = 10.0
+"""How long the pool's stop waits for its workers to end on SIGTERM (each
+ends at once, or once the result it is putting is put) before it kills
+those left with SIGKILL."""
 
 
 class _BoundedPool(multiprocessing.pool.Pool):
-    """The local pool: its workers run :func:`_bounded_worker`."""
+    """The local pool: its workers run :func:`_bounded_worker`, and it
+    stops them while its results are still read (:meth:`_terminate_pool`)."""
 
     @staticmethod
     def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
         if kwds.get("target") is _pool_worker():
             kwds["target"] = _bounded_worker
         return ctx.Process(*args, **kwds)
+
+    @classmethod
+    def _terminate_pool(cls, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any,
+                        change_notifier: Any, worker_handler: Any, task_handler: Any,
+                        result_handler: Any, cache: Any) -> None:
+        """The pool's stop (``terminate``, and at exit): as the pool's own,
+        but the workers end before the thread that reads their results is
+        told to stop. A worker puts a whole result before SIGTERM ends it
+        (:class:`_WholeResults`), and a result larger than the pipe waits
+        for that reader: told to stop first, as the pool's own stop does,
+        it read at most a few more, and a worker putting one more would
+        have waited for ever."""
+        terminate = vars(multiprocessing.pool)["TERMINATE"]
+        here = threading.current_thread()
+        worker_handler._state = task_handler._state = terminate
+        change_notifier.put(None)
+        # (no task handed out any more; the pool's own step, not in its typed names)
+        vars(multiprocessing.pool.Pool)["_help_stuff_finish"](inqueue, task_handler, len(pool))
+        if here is not worker_handler:
+            worker_handler.join()  # (no worker started in the place of one ended)
+        _end_workers(pool)
+        result_handler._state = terminate
+        change_notifier.put(None)
+        outqueue.put(None)
+        for thread in (task_handler, result_handler):
+            if here is not thread:
+                thread.join()
+
+
+def _end_workers(pool: list[Any]) -> None:
+    """End the pool's worker processes: SIGTERM, and SIGKILL for any left
+    after :data:`END_SECONDS`."""
+    for process in pool:
+        if process.exitcode is None:
+            process.terminate()
+    deadline = time.monotonic() + END_SECONDS
+    for process in pool:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.exitcode is None:
+            process.kill()
+            process.join()
 
 
 def _ends_of(survey: int | None) -> list[int]:
@@ -294,7 +362,11 @@ def _end_with_survey(survey: int | None = None) -> None:
         multiprocessing.connection.wait(ends)
         os._exit(1)  # (nothing to store or say: the survey is gone)
 
-    threading.Thread(target=watch, name="end-with-survey", daemon=True).start()
+    # (started with the stops blocked, which it keeps: the pool's SIGTERM
+    # goes to a thread that does not block it, and taken here it ended the
+    # worker in the middle of a put, see _WholeResults)
+    with stops_blocked():
+        threading.Thread(target=watch, name="end-with-survey", daemon=True).start()
     if sys.stderr is not None:
         sys.stderr = cast(TextIO, _SilentOnceGone(sys.stderr, *ends))
 
