@@ -172,6 +172,7 @@ class Refusal(StrEnum):
     POSITION_AUTO_SPACE = "position-auto-space"
     # Game records
     STATE_UNREADABLE = "state-unreadable"
+    STATE_NAMES_UNKNOWN = "state-names-unknown"
     RECORD_NO_DEAL = "record-no-deal"
     RECORD_MOVE_ILLEGAL = "record-move-illegal"
     RECORD_MOVE_UNREADABLE = "record-move-unreadable"
@@ -672,6 +673,11 @@ WORDINGS: dict[Refusal, Wording] = {
         "Terrace: it cannot be read back",
         "Dieser gespeicherte Zustand wurde seit dem Schreiben verändert oder von einer anderen "
         "Terrace-Version geschrieben: Er lässt sich nicht wieder einlesen."),
+    Refusal.STATE_NAMES_UNKNOWN: Wording(
+        _BAD, "these bytes of a state name {name}, which a state is not made of: if the attributes your "
+        "subclass gave its states hold it, pass it to State.from_bytes in allow",
+        "Diese Bytes eines Zustands nennen {name}, woraus kein Zustand besteht: Wenn die Attribute, die "
+        "deine Unterklasse ihren Zuständen gibt, es enthalten, übergib es State.from_bytes in allow."),
     Refusal.RECORD_NO_DEAL: Wording(
         _BAD, "a board set up from a position has no deal to record",
         "Eine aus einer Stellung aufgebaute Auslage hat kein Spiel, das sich speichern ließe."),
