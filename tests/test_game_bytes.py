@@ -14,6 +14,7 @@ import tracemalloc
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given
 
 from terrace.board import Board
 from terrace.errors import InvalidRecordError
@@ -21,6 +22,7 @@ from terrace.game import _BYTES_HEAD, BYTES_MAGIC, PICKLE_FORMAT, State, _sealed
 from terrace.refusals import Refusal
 from terrace.variants import PRESETS, get_rules
 from test_game import snapshot
+from test_properties import GAMES, SETTINGS, Game, walk
 
 RAN: list[str] = []
 """What the functions named by the bytes below were asked to do."""
@@ -178,3 +180,18 @@ def test_the_bytes_of_any_state_are_read_back_as_it(name: str) -> None:
     kept = board.copy(keep=2)
     for each in (state, State(board), State(kept), State(Board.from_position(board.position(), board.rules))):
         assert snapshot(State.from_bytes(each.to_bytes())) == snapshot(each)
+
+
+@SETTINGS
+@given(GAMES)
+def test_the_bytes_of_a_state_of_any_rules_are_read_back_as_it(game: Game) -> None:
+    """Any rules (one to four decks, every space rule, redeals, foundation
+    returns), a random game with a few moves taken back: the state made
+    anew from its bytes is the state."""
+    rules, number, seed, length = game
+    board = walk(rules, number, seed, length)
+    for _ in range(seed % 4):
+        if board.move_stack:
+            board.pop()
+    state = State(board)
+    assert snapshot(State.from_bytes(state.to_bytes())) == snapshot(state)
