@@ -152,6 +152,7 @@ class Refusal(StrEnum):
     # Positions
     POSITION_NOT_TEXT = "position-not-text"
     POSITION_FIELDS = "position-fields"
+    POSITION_FIELDS_MANY = "position-fields-many"
     POSITION_BASE = "position-base"
     POSITION_RUN_ODD = "position-run-odd"
     POSITION_RUN_CARD = "position-run-card"
@@ -613,6 +614,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.POSITION_FIELDS: Wording(
         _BAD, "a position has {fields} space-separated fields, this one has {count}",
         "Eine Stellung hat {fields} durch Leerzeichen getrennte Felder, diese hat {count}."),
+    Refusal.POSITION_FIELDS_MANY: Wording(
+        _BAD, "a position has {fields} space-separated fields, this one has more than {most}",
+        "Eine Stellung hat {fields} durch Leerzeichen getrennte Felder, diese hat mehr als {most}."),
     Refusal.POSITION_BASE: Wording(
         _BAD, "{text!r} is not a base rank (or ? while choosing)",
         "„{text}“ ist kein Basisrang (oder ? vor der Wahl)."),
