@@ -690,12 +690,15 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; refuses (changing nothing) an action that is not
-        legal now, with the board's reason or because it repeats a position
-        or the game is at its length limit."""
+        legal now, with the board's reason (once the game is won or lost,
+        that it ended, after how many moves, as the board's front ends say
+        it) or because it repeats a position or the game is at its length
+        limit."""
         move = self._board.action_to_move(action)
         action = self._board.move_to_action(move)
         if action not in self.legal_actions():
-            reason = self._whole_board().refusal(move)  # (one ended says after how many moves)
+            whole = self._whole_board()  # (one ended says after how many moves: the whole history)
+            reason = whole.ended() or whole.refusal(move)
             if reason is None:
                 reason = (Reason(Refusal.GAME_AT_LENGTH, most=self.max_game_length())
                           if self._played() >= self.max_game_length()
