@@ -105,6 +105,10 @@ def _with(state: State, change: str) -> bytes:
         board._redo.append("wf")
     elif change == "parts of other types":
         return _sealed_bytes(pickle.dumps((1, 2, 3, 4)))
+    elif change == "an attribute named as a state's own":
+        other = Board.from_number(1, board.rules)
+        made = (board, seen, actions, cleared, {"_board": other})
+        return _sealed_bytes(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
     else:
         raise AssertionError(change)
     return _sealed_bytes(pickle.dumps((board, seen, actions, cleared), protocol=pickle.HIGHEST_PROTOCOL))
@@ -113,7 +117,7 @@ def _with(state: State, change: str) -> bytes:
 @pytest.mark.parametrize("change", [
     "two cards swapped", "a card beyond the pack", "a card played twice", "an undo record of another move",
     "the rules out of range", "a move never played", "positions not reached", "another action",
-    "a redo that is no move", "parts of other types"])
+    "a redo that is no move", "parts of other types", "an attribute named as a state's own"])
 def test_made_up_parts_with_a_right_digest_are_refused(change: str) -> None:
     """Each was read as a state (a card of 200 then failed in its tensor
     with an IndexError; two swapped cards made a position no move leads to,

@@ -275,8 +275,9 @@ def _made_anew(state: State, extras: list[object]) -> None:
         board, seen, actions, cleared = state._board, state._seen, state._actions, state._cleared
         if (type(board) is not Board or type(seen) is not _Reached or type(actions) is not list
                 or type(cleared) is not list or len(extras) > 1
-                or any(type(given) is not dict for given in extras)):
-            raise TypeError
+                or any(type(given) is not dict or not all(type(name) is str and name not in _OWN
+                                                          for name in given) for given in extras)):
+            raise TypeError  # (an attribute named as the state's own would replace the part made anew)
         rules = Rules.from_dict(board.rules.to_dict())
         moves, redo = _moves_anew(board.move_stack), _moves_anew(board._redo)
         start = board.copy(redo=0)
