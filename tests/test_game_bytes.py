@@ -80,6 +80,16 @@ def test_bytes_that_name_a_function_never_run_it(where: str) -> None:
     assert "test_game_bytes._run" in str(error) and "allow" in str(error)
 
 
+class _MadeState:
+    """Pickles as State(board), the board as it is."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __reduce__(self) -> tuple[object, tuple[Board]]:
+        return State, (self.board,)
+
+
 def _with(state: State, change: str) -> bytes:
     """The bytes of ``state`` with its parts changed as ``change`` says, and
     a right digest."""
@@ -105,6 +115,11 @@ def _with(state: State, change: str) -> bytes:
         board._redo.append("wf")
     elif change == "parts of other types":
         return _sealed_bytes(pickle.dumps((1, 2, 3, 4)))
+    elif change == "a state made of a made-up board":
+        made_up = pickle.loads(pickle.dumps(board))
+        made_up.reserve[0], made_up.reserve[-1] = made_up.reserve[-1], made_up.reserve[0]
+        made = (board, seen, actions, cleared, {"child": _MadeState(made_up)})
+        return _sealed_bytes(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
     elif change == "an attribute named as a state's own":
         other = Board.from_number(1, board.rules)
         made = (board, seen, actions, cleared, {"_board": other})
@@ -117,7 +132,8 @@ def _with(state: State, change: str) -> bytes:
 @pytest.mark.parametrize("change", [
     "two cards swapped", "a card beyond the pack", "a card played twice", "an undo record of another move",
     "the rules out of range", "a move never played", "positions not reached", "another action",
-    "a redo that is no move", "parts of other types", "an attribute named as a state's own"])
+    "a redo that is no move", "parts of other types", "an attribute named as a state's own",
+    "a state made of a made-up board"])
 def test_made_up_parts_with_a_right_digest_are_refused(change: str) -> None:
     """Each was read as a state (a card of 200 then failed in its tensor
     with an IndexError; two swapped cards made a position no move leads to,

@@ -218,7 +218,10 @@ def _seal(parts: str) -> str:
 
 def _unpickled(kind: object, version: object, parts: object, seal: object) -> State:
     """The state of class ``kind`` pickled as ``parts`` (:meth:`State.__reduce__`),
-    once ``seal`` shows them whole; else an :class:`InvalidRecordError`."""
+    once ``seal`` shows them whole; else an :class:`InvalidRecordError`.
+    Within :meth:`State.from_bytes` the class comes as a :class:`_StateKind`."""
+    if isinstance(kind, _StateKind) and _READING_BYTES.get() is not None:
+        kind = kind.kind
     if (not isinstance(kind, type) or not issubclass(kind, State) or type(version) is not int
             or version != PICKLE_FORMAT or type(parts) is not str or type(seal) is not str
             or _seal(parts) != seal):
@@ -369,6 +372,23 @@ class _UntrustedPartsReader(_ReadsItself, AllowedUnpickler):
     def __init__(self, parts: bytes, state: State, allowed: dict[int, object]) -> None:
         super().__init__(parts, lambda found: _may_name(found, allowed))
         self.state = state
+
+    def find_class(self, module: str, name: str) -> object:
+        found = super().find_class(module, name)
+        return _StateKind(found) if isinstance(found, type) and issubclass(found, State) else found
+
+
+class _StateKind:
+    """A class of states as :class:`_UntrustedPartsReader` gives it: what
+    :func:`_unpickled` takes, and nothing else can use, being no class (the
+    bytes called State(board) of a made-up board, and that state, unchecked,
+    was an attribute of the one read), so each state the bytes hold is made
+    from its parts, made anew."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[State]) -> None:
+        self.kind = kind
 
 
 def _may_name(found: object, allowed: dict[int, object]) -> bool:
