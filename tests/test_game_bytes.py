@@ -215,3 +215,25 @@ def test_the_bytes_of_a_state_of_any_rules_are_read_back_as_it(game: Game) -> No
             board.pop()
     state = State(board)
     assert snapshot(State.from_bytes(state.to_bytes())) == snapshot(state)
+
+
+class _MyBoard(Board):
+    """A researcher's board, with a method of its own."""
+
+    def tops(self) -> list[int]:
+        return [pile[-1] for pile in self.tableau if pile]
+
+
+def test_a_state_of_a_subclass_of_board_reads_back_when_allowed() -> None:
+    """(f1dfecc6 and before it made the state anew from a plain Board only:
+    a state of a subclass's board was refused even with the class in allow.)"""
+    board = _MyBoard.from_number(4)
+    for text in ("c1", "s", "s"):
+        board.push_text(text)
+    state = State(board)
+    data = state.to_bytes()
+    error = _refused(data)
+    assert error.reason is not None and error.reason.code is Refusal.STATE_NAMES_UNKNOWN
+    back = State.from_bytes(data, allow=[_MyBoard])
+    assert type(back.board()) is _MyBoard and back.board().tops() == board.tops()  # type: ignore[attr-defined]
+    assert snapshot(back) == snapshot(state)

@@ -276,7 +276,7 @@ def _made_anew(state: State, extras: list[object]) -> None:
     that takes back another), which the engine then plays on."""
     try:
         board, seen, actions, cleared = state._board, state._seen, state._actions, state._cleared
-        if (type(board) is not Board or type(seen) is not _Reached or type(actions) is not list
+        if (not isinstance(board, Board) or type(seen) is not _Reached or type(actions) is not list
                 or type(cleared) is not list or len(extras) > 1
                 or any(type(given) is not dict or not all(type(name) is str and name not in _OWN
                                                           for name in given) for given in extras)):
@@ -286,7 +286,7 @@ def _made_anew(state: State, extras: list[object]) -> None:
         start = board.copy(redo=0)
         while start.move_stack:
             start.pop()
-        made = Board.from_position(start.position(), rules)
+        made = type(board).from_position(start.position(), rules)  # (a subclass the bytes may name: allowed)
         made.deal = None if board.deal is None else _deal_anew(board.deal, rules)
         reached = _Reached({})
         reached.add(_line_key(made))
