@@ -823,13 +823,16 @@ def test_bad_positions(edit: object, message: str) -> None:
     [
         ("6 - " + "," * 7 + " " + "AS" * 300_000 + ",,,,,,,, - - 0",
          "the position holds more than the 104 cards of 2 decks"),
-        ("- " * 300_000, "a position has 7 space-separated fields, this one has 300000$"),
+        (("-" * 100 + " ") * 9_000, "a position has 7 space-separated fields, this one has 9000$"),
+        ("- " * 300_000, "a position has 7 space-separated fields, this one has more than 10000$"),
     ],
 )
 def test_a_huge_position_is_refused_without_reading_it_all(text: str, message: str) -> None:
     """More cards than the packs hold, or more fields than a position has,
     are refused before any card is read or every field split off (a 100 MB
-    pile took half a minute and 1.4 GB)."""
+    pile took half a minute and 1.4 GB); the fields are counted up to
+    10,000, as a deal string's cards are (a position of 100 MB of fields
+    took 6.6 s of CPU to count them all: 0.2 s now)."""
     tracemalloc.start()
     try:
         with pytest.raises(InvalidPositionError, match=message):

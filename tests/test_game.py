@@ -945,3 +945,27 @@ def test_clones_made_at_once_by_several_threads_share_the_history_once() -> None
             assert state.history() == expected
     finally:
         sys.setswitchinterval(switching)
+
+
+@pytest.mark.parametrize(("name", "code"), [("terrace-won", Refusal.GAME_ENDED_WON),
+                                            ("wood-lost", Refusal.GAME_ENDED_LOST)])
+def test_an_action_after_the_end_is_refused_as_the_end_not_for_its_card(name: str, code: Refusal) -> None:
+    """Once the game was won, apply_action of a draw said 's: the stock is
+    empty', and a pile's move named its card or pile, where a record,
+    --moves and the web say 'the game was won after N moves: no move
+    follows a win' (Board.ended); apply_action looked at the whole board
+    for that (a clone's shared history too) and did not ask it. Every
+    action of a won or lost game is refused as the end now, after the
+    moves of the whole game, and changes nothing."""
+    record = golden(name)
+    board = Board(record.rules, record.deal)
+    for move in record.moves:
+        board.push_text(move)
+    state = State(board).clone()  # (the history shared: the count is the whole game's)
+    before = snapshot(state)
+    for action in range(state.num_distinct_actions()):
+        with pytest.raises(IllegalMoveError) as refused:
+            state.apply_action(action)
+        assert refused.value.reason is not None and refused.value.reason.code is code, action
+        assert refused.value.reason.params["moves"] == len(record.moves)
+    assert snapshot(state) == before

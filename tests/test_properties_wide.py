@@ -34,6 +34,7 @@ from terrace.building import builds_down, builds_up, starts
 from terrace.cards import CODE, RANKS, full_pack
 from terrace.deal import MAX_DEAL_NUMBER
 from terrace.errors import IllegalMoveError
+from terrace.game import State, _moved, _pieces
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.rules import RULE_OPTIONS, FoundationBuild, Rules, SpaceRule
@@ -327,3 +328,39 @@ def test_positions_laid_out_at_random_have_the_moves_the_rules_allow(
         seed_rules.play(model, move)
         board.push_text(move)
         assert layout_of(board) == model, (move, board.position())
+
+
+@WIDE
+@given(GAMES)
+def test_a_research_state_of_any_rules_works_out_each_move_and_reads_back_from_bytes(
+        game: tuple[Rules, int, int, int]) -> None:
+    """terrace.game.State decides which moves repeat a position by working
+    out the position after each from the one now, without playing it
+    (game._moved); test_game checked it on two presets' rules only. Over
+    the whole range of every option (eight packs, every space rule, returns
+    from the foundations, redeals), the worked-out position is the board's
+    after the move, for every legal move of every position of the game;
+    the state's legal actions are the board's that reach no earlier
+    position; and the state made anew from its bytes is the state."""
+    rules, number, seed, length = game
+    state, rng = State.new(rules, number), random.Random(seed)
+    reached = {state.board().position_key()}
+    for _ in range(length):
+        board = state.board()
+        now, fresh = _pieces(board), []
+        for move in board.generate_legal_moves():
+            after = board.copy(stack=False)
+            after.push(move)
+            if not (move.is_draw or move.is_choice):
+                worked_out = _moved(board, now, board._resolve(move))  # type: ignore[arg-type]
+                assert worked_out == _pieces(after), (board.position(), str(move))
+            if move.is_draw or move.is_choice or after.position_key() not in reached:
+                fresh.append(board.move_to_action(move))
+        assert state.legal_actions() == sorted(fresh)
+        if not fresh or len(state.history()) >= state.max_game_length():
+            break
+        state.apply_action(rng.choice(fresh))
+        reached.add(state.board().position_key())
+    read = State.from_bytes(state.to_bytes())
+    assert read.observation_string() == state.observation_string() and read.history() == state.history()
+    assert read.legal_actions() == state.legal_actions()

@@ -780,6 +780,28 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
         assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
 
 
+def test_a_rows_title_with_options_of_other_rules_is_a_usage_error(run: Callable[..., Any],
+                                                                   tmp_path: Path) -> None:
+    """-v "Terrace (custom: decks 1, terrace cards 0)" --decks 2 showed the
+    statistics of Terrace (custom: terrace cards 0), status 0, the row's
+    own decks overridden in silence (so --candidates 4, an option the
+    title left at Terrace's 3). A row's title names all of its rules: an
+    option that names other rules is refused, changing nothing; one that
+    says the title's own again is taken."""
+    with open_store(tmp_path / "games.sqlite") as store:
+        finish(store, "terrace-won")
+        _custom_game(store)
+    title = "Terrace (custom: decks 1, terrace cards 0)"
+    alone = run("stats", "-v", title, "--json")
+    for options in (("--decks", "2"), ("--candidates", "4"), ("--foundation-return",)):
+        refused = run("stats", "-v", title, *options, "--json")
+        assert refused.exit_code == 2 and refused.stdout == "", refused.output
+        assert f"'{title}' is a row's title, and the rule options given name another row" in refused.output
+    for options in (("--decks", "1"), ("--reserve", "0", "--decks", "1"), ("--candidates", "3")):
+        again = run("stats", "-v", title, *options, "--json")
+        assert again.exit_code == 0 and again.output == alone.output, options
+
+
 def test_identical_custom_rules_started_from_two_presets_are_one_group(run: Callable[..., Any],
                                                                         tmp_path: Path) -> None:
     """Terrace with two candidates, started as Terrace and as Falling Star

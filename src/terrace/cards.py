@@ -208,14 +208,19 @@ WORD_CHUNK = 1 << 16
 """Characters :func:`word_count` splits at a time."""
 
 
-def word_count(text: str, spaces: str | None = None) -> int:
+def word_count(text: str, spaces: str | None = None, most: int | None = None) -> int:
     """How many words ``text`` holds, separated by any white space (as
     ``len(text.split())``) or, with ``spaces``, by those characters alone
     (as a position's fields: :data:`SPACES`), counted a slice at a time so
-    that a huge text needs no list of all its words.
+    that a huge text needs no list of all its words; with ``most``, no
+    further than the slice where the count passes it (then more than
+    ``most`` is returned, not the whole count: 100 MB of words took 6.6 s
+    to count to the end).
 
     >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000), word_count("AS\xa02S 3S", SPACES)
     (3, 100000, 2)
+    >>> 10 < word_count("AS " * 100_000, most=10) < 100_000
+    True
     """
     gaps = None if spaces is None else re.compile(f"[{re.escape(spaces)}]+")
 
@@ -233,6 +238,8 @@ def word_count(text: str, spaces: str | None = None) -> int:
         if words and not after_space and not is_space(part[0]):
             words -= 1  # a word that runs on from the slice before
         count += words
+        if most is not None and count > most:
+            break
         after_space = is_space(part[-1])
     return count
 

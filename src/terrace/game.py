@@ -29,19 +29,22 @@ import copy
 import io
 import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from hashlib import blake2b
 from typing import Final
 
 from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
 from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK, RANKS, Card
+from terrace.deal import Deal
 from terrace.errors import IllegalMoveError, InvalidRecordError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
-from terrace.refusals import Reason, Refusal, quote
-from terrace.rules import Rules, SpaceRule, given_rules
+from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.rules import FoundationBuild, Rules, SpaceRule, given_rules
 from terrace.solver.observation import hidden_count
-from terrace.undo import Undo, fills_of
+from terrace.undo import ChoiceUndo, DrawUndo, PlayUndo, Undo, fills_of
+from terrace.unpickling import AllowedUnpickler, NotAllowedError
 from terrace.whole import as_whole
 
 PLACES: Final = ("reserve", "waste", "stock", "unseen")
@@ -215,7 +218,10 @@ def _seal(parts: str) -> str:
 
 def _unpickled(kind: object, version: object, parts: object, seal: object) -> State:
     """The state of class ``kind`` pickled as ``parts`` (:meth:`State.__reduce__`),
-    once ``seal`` shows them whole; else an :class:`InvalidRecordError`."""
+    once ``seal`` shows them whole; else an :class:`InvalidRecordError`.
+    Within :meth:`State.from_bytes` the class comes as a :class:`_StateKind`."""
+    if isinstance(kind, _StateKind) and _READING_BYTES.get() is not None:
+        kind = kind.kind
     if (not isinstance(kind, type) or not issubclass(kind, State) or type(version) is not int
             or version != PICKLE_FORMAT or type(parts) is not str or type(seal) is not str
             or _seal(parts) != seal):
@@ -223,16 +229,117 @@ def _unpickled(kind: object, version: object, parts: object, seal: object) -> St
     return _restored(kind, bytes.fromhex(parts))
 
 
+_READING_BYTES: ContextVar[dict[int, object] | None] = ContextVar("_READING_BYTES", default=None)
+"""While :meth:`State.from_bytes` reads, the objects (by their ``id``)
+besides a state's own that the bytes may name; None otherwise (a pickle:
+pickle.loads has run whatever it named before a state's part is read)."""
+
+
 def _restored(kind: type[State], parts: bytes) -> State:
     """A state of class ``kind`` from its parts (:meth:`State._parts`),
-    once the caller has checked them by their seal."""
+    once the caller has checked them by their seal. Within
+    :meth:`State.from_bytes` the parts may have been written to do harm
+    with a right seal: they are read by an :class:`AllowedUnpickler` and
+    the state is made anew from what they say (:func:`_made_anew`)."""
     state = kind.__new__(kind)
-    state._board, state._seen, state._actions, state._cleared, *extras = _PartsReader(parts, state).load()
+    allowed = _READING_BYTES.get()
+    if allowed is None:
+        loaded = _PartsReader(parts, state).load()
+    else:
+        try:
+            loaded = _UntrustedPartsReader(parts, state, allowed).load()
+        except InvalidRecordError:
+            raise
+        except NotAllowedError as error:
+            raise InvalidRecordError(Reason(Refusal.STATE_NAMES_UNKNOWN, name=clip(str(error)))) from None
+        except Exception:  # (any error of bytes made up: a field of the wrong type, say)
+            raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE)) from None
+    state._board, state._seen, state._actions, state._cleared, *extras = loaded
     state._past = None
+    if allowed is not None:
+        _made_anew(state, extras)
     for given in extras:
         state.__dict__.update(given)
     state._legal = None
     return state
+
+
+def _made_anew(state: State, extras: list[object]) -> None:
+    """Give ``state``, read from bytes that may have been made up, parts
+    made anew from what its own say, through the engine's checks: the rules
+    read as options, the position before the first move read as a position
+    string, each move played again, the deal and the moves to redo read as
+    text; and refuse (``state-unreadable``) parts that differ from them (the
+    positions reached, the undo records, the actions). Parts pickled by
+    :meth:`State._parts` are always so; made-up ones could hold anything an
+    allowed class takes, unchecked (cards beyond the pack, a move's record
+    that takes back another), which the engine then plays on."""
+    try:
+        board, seen, actions, cleared = state._board, state._seen, state._actions, state._cleared
+        if (not isinstance(board, Board) or type(seen) is not _Reached or type(actions) is not list
+                or type(cleared) is not list or len(extras) > 1
+                or any(type(given) is not dict or not all(type(name) is str and name not in _OWN
+                                                          for name in given) for given in extras)):
+            raise TypeError  # (an attribute named as the state's own would replace the part made anew)
+        rules = Rules.from_dict(board.rules.to_dict())
+        moves, redo = _moves_anew(board.move_stack), _moves_anew(board._redo)
+        start = board.copy(redo=0)
+        while start.move_stack:
+            start.pop()
+        made = type(board).from_position(start.position(), rules)  # (a subclass the bytes may name: allowed)
+        made.deal = None if board.deal is None else _deal_anew(board.deal, rules)
+        reached = _Reached({})
+        reached.add(_line_key(made))
+        for move in moves:
+            made.push(move)
+            reached.add(_line_key(made))
+        made._redo = redo
+        anew = [None if each is None else tuple(_moves_anew(list(each))) for each in cleared]
+        played = [made.move_to_action(move) for move in moves]
+        if (made.position() != board.position() or _undo_fields(made._undo) != _undo_fields(board._undo)
+                or seen._merged() != reached._merged() or anew != cleared or played != actions):
+            raise ValueError
+    except Exception:  # (made-up parts: whatever the engine's checks or the comparisons refuse)
+        raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE)) from None
+    state._board, state._seen = made, reached
+    state._actions, state._cleared = played, anew
+
+
+def _moves_anew(moves: object) -> list[Move]:
+    """``moves`` (a list of :class:`Move`) read again from their text."""
+    if type(moves) is not list or any(type(move) is not Move for move in moves):
+        raise TypeError
+    return [Move.parse(str(move)) for move in moves]
+
+
+def _deal_anew(deal: object, rules: Rules) -> Deal:
+    """``deal`` made anew and checked against ``rules`` (and, numbered, its number)."""
+    if type(deal) is not Deal:
+        raise TypeError
+    made = Deal(tuple(deal.cards), deal.number)
+    made.check(rules)
+    if made.number is not None and made.cards != Deal.from_number(made.number, rules).cards:
+        raise ValueError
+    return made
+
+
+def _undo_fields(undos: object) -> list[tuple[type, tuple[object, ...]]]:
+    """Each undo record of ``undos`` (a list) as its type and fields."""
+    if type(undos) is not list:
+        raise TypeError
+    return [(type(undo), tuple(undo)) for undo in undos]
+
+
+class _ReadsItself:
+    """Reads :data:`_ITSELF`, what :class:`_PartsWriter` wrote for the state
+    itself, as the state being read."""
+
+    state: State
+
+    def persistent_load(self, pid: object) -> State:
+        if pid != _ITSELF:
+            raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
+        return self.state
 
 
 class _PartsWriter(pickle.Pickler):
@@ -248,17 +355,47 @@ class _PartsWriter(pickle.Pickler):
         return _ITSELF if obj is self.state else None
 
 
-class _PartsReader(pickle.Unpickler):
+class _PartsReader(_ReadsItself, pickle.Unpickler):
     """Reads what :class:`_PartsWriter` wrote, :data:`_ITSELF` as ``state``."""
 
     def __init__(self, parts: bytes, state: State) -> None:
         super().__init__(io.BytesIO(parts))
         self.state = state
 
-    def persistent_load(self, pid: object) -> State:
-        if pid != _ITSELF:
-            raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
-        return self.state
+
+class _UntrustedPartsReader(_ReadsItself, AllowedUnpickler):
+    """Reads what :class:`_PartsWriter` wrote from bytes that may have been
+    made to do harm: it takes the classes of a state's parts
+    (:data:`PARTS_GLOBALS`), :class:`State` and its subclasses, and the
+    objects in ``allowed`` (by ``id``), no other."""
+
+    def __init__(self, parts: bytes, state: State, allowed: dict[int, object]) -> None:
+        super().__init__(parts, lambda found: _may_name(found, allowed))
+        self.state = state
+
+    def find_class(self, module: str, name: str) -> object:
+        found = super().find_class(module, name)
+        return _StateKind(found) if isinstance(found, type) and issubclass(found, State) else found
+
+
+class _StateKind:
+    """A class of states as :class:`_UntrustedPartsReader` gives it: what
+    :func:`_unpickled` takes, and nothing else can use, being no class (the
+    bytes called State(board) of a made-up board, and that state, unchecked,
+    was an attribute of the one read), so each state the bytes hold is made
+    from its parts, made anew."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: type[State]) -> None:
+        self.kind = kind
+
+
+def _may_name(found: object, allowed: dict[int, object]) -> bool:
+    """True for the objects the bytes of a state may name (:class:`_UntrustedPartsReader`)."""
+    if allowed.get(id(found), allowed) is found or any(found is given for given in PARTS_GLOBALS):
+        return True
+    return isinstance(found, type) and issubclass(found, State)
 
 
 class _Reached:
@@ -574,12 +711,15 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; refuses (changing nothing) an action that is not
-        legal now, with the board's reason or because it repeats a position
-        or the game is at its length limit."""
+        legal now, with the board's reason (once the game is won or lost,
+        that it ended, after how many moves, as the board's front ends say
+        it) or because it repeats a position or the game is at its length
+        limit."""
         move = self._board.action_to_move(action)
         action = self._board.move_to_action(move)
         if action not in self.legal_actions():
-            reason = self._whole_board().refusal(move)  # (one ended says after how many moves)
+            whole = self._whole_board()  # (one ended says after how many moves: the whole history)
+            reason = whole.ended() or whole.refusal(move)
             if reason is None:
                 reason = (Reason(Refusal.GAME_AT_LENGTH, most=self.max_game_length())
                           if self._played() >= self.max_game_length()
@@ -681,13 +821,24 @@ class State:
                          parts))
 
     @classmethod
-    def from_bytes(cls, data: bytes | bytearray | memoryview) -> State:
+    def from_bytes(cls, data: bytes | bytearray | memoryview, allow: Iterable[object] = ()) -> State:
         """The state :meth:`to_bytes` wrote (of this class), or an
         :class:`InvalidRecordError` (``state-unreadable``) for bytes changed
         in any way, cut short or lengthened, or written by another format:
-        their head and digest are checked before any of them is unpickled."""
+        their head and digest are checked before any of them is unpickled.
+
+        The digest shows a change, not who wrote them: bytes written to do
+        harm, with a right digest, are read by an unpickler that takes only
+        the classes a state is made of, :class:`State` and its subclasses,
+        and what ``allow`` holds (the classes and functions the attributes
+        a subclass gave its states name, a learner's own class, say);
+        bytes that name another are refused (``state-names-unknown``, which
+        names it), and the state is made anew from what they say, through
+        the engine's checks (the rules, the position, each move played
+        again), so made-up parts are refused (``state-unreadable``)."""
         if not isinstance(data, bytes | bytearray | memoryview):
             raise TypeError(f"State.from_bytes takes bytes (of State.to_bytes), not {type(data).__name__}")
+        allowed = {id(given): given for given in allow}
         data = bytes(data)
         magic, head = len(BYTES_MAGIC), data[:_BYTES_HEAD]
         parts = data[_BYTES_HEAD:]
@@ -695,7 +846,11 @@ class State:
                 or int.from_bytes(head[magic + 1:magic + 9], "big") != len(parts)
                 or head[magic + 9:] != _sealed(parts)):
             raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE))
-        return _restored(cls, parts)
+        reading = _READING_BYTES.set(allowed)
+        try:
+            return _restored(cls, parts)
+        finally:
+            _READING_BYTES.reset(reading)
 
     def __setstate__(self, state: object) -> None:
         """Give the state the attributes its subclass had
@@ -781,3 +936,12 @@ class State:
     def __repr__(self) -> str:
         base = "?" if self._board.choosing else RANKS[self._board.base_rank]
         return f"<State base {base}, {self._played()} actions, returns {self.returns()[0]:.3f}>"
+
+
+PARTS_GLOBALS: Final[tuple[object, ...]] = (
+    Board, Deal, Move, Rules, FoundationBuild, SpaceRule, PlayUndo, DrawUndo, ChoiceUndo, _Reached,
+    _unpickled)
+"""The classes and functions a state's parts name when pickled
+(:meth:`State._parts`, a state that its subclass's attributes hold
+included): what :meth:`State.from_bytes` takes besides the states'
+classes and what it is told to allow."""

@@ -7,7 +7,7 @@ the checks that a position read from text can happen in a game.
 push/pop on top (as python-chess layers ``Board`` over ``BaseBoard``).
 
 >>> from terrace.variants import get_rules
->>> from terrace.deal import Deal, given_deal
+>>> from terrace.deal import COUNTED_WORDS, Deal, given_deal
 >>> rules = get_rules("falling-star")
 >>> base = BaseBoard(rules, Deal.from_number(1, rules))
 >>> base.position().split()[0], len(base.reserve), base.choosing
@@ -26,7 +26,7 @@ from typing import Any, Self
 
 from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
 from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong_copies
-from terrace.deal import Deal, given_deal
+from terrace.deal import COUNTED_WORDS, Deal, given_deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, SPACES, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, clip, quote
@@ -224,8 +224,10 @@ class BaseBoard:
         stripped = text.strip(SPACES)
         fields = _FIELD_GAP.split(stripped, maxsplit=POSITION_FIELDS) if stripped else []
         if len(fields) != POSITION_FIELDS:
-            count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text, SPACES)
-            reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=count)
+            count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text, SPACES, COUNTED_WORDS)
+            reason = (Reason(Refusal.POSITION_FIELDS_MANY, fields=POSITION_FIELDS, most=COUNTED_WORDS)
+                      if count > COUNTED_WORDS else Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS,
+                                                             count=count))
             raise InvalidPositionError(reason)
         base_text, reserve, foundations, tableau, waste, stock, redeals = fields
         board = cls.__new__(cls)

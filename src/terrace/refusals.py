@@ -152,6 +152,7 @@ class Refusal(StrEnum):
     # Positions
     POSITION_NOT_TEXT = "position-not-text"
     POSITION_FIELDS = "position-fields"
+    POSITION_FIELDS_MANY = "position-fields-many"
     POSITION_BASE = "position-base"
     POSITION_RUN_ODD = "position-run-odd"
     POSITION_RUN_CARD = "position-run-card"
@@ -172,6 +173,7 @@ class Refusal(StrEnum):
     POSITION_AUTO_SPACE = "position-auto-space"
     # Game records
     STATE_UNREADABLE = "state-unreadable"
+    STATE_NAMES_UNKNOWN = "state-names-unknown"
     RECORD_NO_DEAL = "record-no-deal"
     RECORD_MOVE_ILLEGAL = "record-move-illegal"
     RECORD_MOVE_UNREADABLE = "record-move-unreadable"
@@ -612,6 +614,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.POSITION_FIELDS: Wording(
         _BAD, "a position has {fields} space-separated fields, this one has {count}",
         "Eine Stellung hat {fields} durch Leerzeichen getrennte Felder, diese hat {count}."),
+    Refusal.POSITION_FIELDS_MANY: Wording(
+        _BAD, "a position has {fields} space-separated fields, this one has more than {most}",
+        "Eine Stellung hat {fields} durch Leerzeichen getrennte Felder, diese hat mehr als {most}."),
     Refusal.POSITION_BASE: Wording(
         _BAD, "{text!r} is not a base rank (or ? while choosing)",
         "„{text}“ ist kein Basisrang (oder ? vor der Wahl)."),
@@ -672,6 +677,11 @@ WORDINGS: dict[Refusal, Wording] = {
         "Terrace: it cannot be read back",
         "Dieser gespeicherte Zustand wurde seit dem Schreiben verändert oder von einer anderen "
         "Terrace-Version geschrieben: Er lässt sich nicht wieder einlesen."),
+    Refusal.STATE_NAMES_UNKNOWN: Wording(
+        _BAD, "these bytes of a state name {name}, which a state is not made of: if the attributes your "
+        "subclass gave its states hold it, pass it to State.from_bytes in allow",
+        "Diese Bytes eines Zustands nennen {name}, woraus kein Zustand besteht: Wenn die Attribute, die "
+        "deine Unterklasse ihren Zuständen gibt, es enthalten, übergib es State.from_bytes in allow."),
     Refusal.RECORD_NO_DEAL: Wording(
         _BAD, "a board set up from a position has no deal to record",
         "Eine aus einer Stellung aufgebaute Auslage hat kein Spiel, das sich speichern ließe."),

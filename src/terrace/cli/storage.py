@@ -197,6 +197,19 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     return preset, options
 
 
+def _same_as_row(variant: str | None, row: str, name: str) -> None:
+    """Refuse (a usage error) rule options that give other rules (``name``,
+    a label) than the row's title of ``--variant`` does (``row``):
+    ``-v "Terrace (custom: candidates 4)" --candidates 5`` showed the
+    statistics of candidates 5 in silence; options that give the row's
+    own rules (``--candidates 4`` again) are taken."""
+    if name != row:
+        param, ctx = _variant_option()
+        raise click.BadParameter(f"{quote(variant)} is a row's title, and the rule options given name "
+                                 f"another row, {label_title(name)}: give the row's title alone, or the "
+                                 "variant's name with the options", ctx, param)
+
+
 def _variant_option() -> tuple[click.Parameter | None, click.Context | None]:
     """The running command's ``--variant`` and its context, for a refusal
     of a number in a row's title to name the option (it said "Invalid
@@ -239,7 +252,10 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
         try:
             preset, from_label = _label_options("terrace" if variant is None else variant)
             given = {**from_label, **{k: v for k, v in overrides.items() if v is not None}}
-            name = rules_label(preset, rules_from_options(preset, given))
+            rules = rules_from_options(preset, given)
+            name = rules_label(preset, rules)
+            if from_label and given != from_label:
+                _same_as_row(variant, rules_label(preset, rules_from_options(preset, from_label)), name)
         except TerraceError as error:
             raise rules_refusal(error, variant) from None
     try:
