@@ -136,8 +136,8 @@ def hunt(game: PileFree, nodes: int, rng: random.Random | None, strict: bool = F
     the stock, the waste or the reserve goes up from the bag at once, and so
     does the last copy of a card from the waste or the reserve: neither can
     spoil a win (another copy never needs its place). ``strict``: a win of
-    the strict game (there a card put up at once no longer holds one, so a
-    hunt of it may miss wins, which proves nothing either way)."""
+    the strict game, without those shortcuts (there a card that goes up
+    no longer holds one, which it might have had to)."""
     seen: set[tuple[int, tuple[int, ...], Heights, int]] = set()
     line: list[Move] = []
     total = 52 * game.decks
@@ -151,7 +151,7 @@ def hunt(game: PileFree, nodes: int, rng: random.Random | None, strict: bool = F
         hidden = [0] * 52
         for card in game.stock[drawn:] + waste + game.reserve[:left]:
             hidden[card] += 1
-        moved = True
+        moved = not strict  # (in the strict game such a card might have held another)
         while moved:
             moved = False
             for card in range(52):
