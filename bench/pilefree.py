@@ -9,10 +9,13 @@ reserve, the stock and the waste keep their order. Every line of the real
 game is a line of the pile-free game, so a deal whose pile-free game is won
 cannot be proved lost by any argument that holds in the pile-free game:
 counts of copies, the reserve schedule, the waste's order, room in the
-piles counted by runs. docs/winnability.md ("Limits and open work") reports
-what this found on General's Patience. ``--real N`` first checks that
-claim where it can be checked: the solver's winning lines of deals 1-N,
-each replayed move by move as a pile-free line.
+piles counted by runs. With ``--strict``, the *strict* game: a card that
+has gone up holds nothing, so room is counted as the real piles count it
+(every real line is a line of the strict game as well, and the strict
+game's lines are lines of the pile-free game). docs/winnability.md ("Limits
+and open work") reports what both found on General's Patience. ``--real N``
+first checks that claim where it can be checked: the solver's winning lines
+of deals 1-N, each replayed move by move as a line of the strict game.
 
 For each candidate that the reserve schedule does not cut, the script hunts
 for a pile-free win (depth-first with a table of positions, restarted with
@@ -49,6 +52,9 @@ Heights = tuple[tuple[int, ...], ...]
 
 RUN_TYPE = [RANK[c] * 2 + int(RED[c]) for c in range(52)]
 """A card's rank and colour, the part of it that runs care about."""
+NONE_UP = [0] * 52
+"""No card gone up: what :func:`runs_needed` is given in the strict game, where
+a card that has gone up holds nothing."""
 HOLDER = [((t // 2 + 1) % 13) * 2 + 1 - t % 2 for t in range(26)]
 """The rank and colour a card of each rank and colour may lie on."""
 
@@ -124,12 +130,14 @@ class _Budget(Exception):
     pass
 
 
-def hunt(game: PileFree, nodes: int, rng: random.Random | None) -> list[Move] | None:
+def hunt(game: PileFree, nodes: int, rng: random.Random | None, strict: bool = False) -> list[Move] | None:
     """A pile-free win found depth first within ``nodes`` positions (moves
     shuffled by ``rng`` when given), or None. A card with no copy left in
     the stock, the waste or the reserve goes up from the bag at once, and so
     does the last copy of a card from the waste or the reserve: neither can
-    spoil a win (another copy never needs its place)."""
+    spoil a win (another copy never needs its place). ``strict``: a win of
+    the strict game, without those shortcuts (there a card that goes up
+    no longer holds one, which it might have had to)."""
     seen: set[tuple[int, tuple[int, ...], Heights, int]] = set()
     line: list[Move] = []
     total = 52 * game.decks
@@ -143,7 +151,7 @@ def hunt(game: PileFree, nodes: int, rng: random.Random | None) -> list[Move] | 
         hidden = [0] * 52
         for card in game.stock[drawn:] + waste + game.reserve[:left]:
             hidden[card] += 1
-        moved = True
+        moved = not strict  # (in the strict game such a card might have held another)
         while moved:
             moved = False
             for card in range(52):
@@ -183,7 +191,7 @@ def hunt(game: PileFree, nodes: int, rng: random.Random | None) -> list[Move] | 
         moves += [("tf", card) for card in range(52) if bag[card] and game.takes(heights, card)]
         if waste:
             bag[waste[-1]] += 1
-            if runs_needed(bag, gone_up) <= game.piles:
+            if runs_needed(bag, NONE_UP if strict else gone_up) <= game.piles:
                 moves.append(("wt", waste[-1]))
             bag[waste[-1]] -= 1
         if drawn < len(game.stock):
@@ -217,11 +225,11 @@ def hunt(game: PileFree, nodes: int, rng: random.Random | None) -> list[Move] | 
     return line if won else None
 
 
-def check(game: PileFree, line: list[Move]) -> None:
+def check(game: PileFree, line: list[Move], strict: bool = False) -> None:
     """Replay ``line`` by the pile-free rules, written out again without the
     search's shortcuts (foundations as copies up per suit and height);
     AssertionError on the first move they do not allow or if not all
-    cards end up."""
+    cards end up. ``strict``: by the rules of the strict game."""
     up_at: dict[tuple[int, int], int] = {}
     for suit, row in enumerate(game.heights):
         for h in row:
@@ -257,7 +265,7 @@ def check(game: PileFree, line: list[Move]) -> None:
         else:
             assert kind == "wt" and waste and waste.pop() == card
             bag[card] += 1
-            assert runs_needed(bag, gone_up) <= game.piles, "no room in the piles"
+            assert runs_needed(bag, NONE_UP if strict else gone_up) <= game.piles, "no room in the piles"
     assert sum(gone_up) == 52 * game.decks, "not every card went up"
 
 
@@ -288,8 +296,9 @@ def pile_free_line(board: Board, line: list[RealMove]) -> list[Move]:
 
 def check_real_lines(variant: str, deals: range, seconds: float) -> None:
     """Solve ``deals`` and replay each winning line's pile-free moves with
-    :func:`check`: every line of the real game is one of the pile-free
-    game, the claim the rest of the script stands on."""
+    :func:`check` of the strict game: every line of the real game is one of
+    the strict pile-free game (a pile holds only cards of the tableau), and
+    so of the pile-free game, the claim the rest of the script stands on."""
     rules = get_rules(variant)
     checked = 0
     for number in deals:
@@ -299,9 +308,10 @@ def check_real_lines(variant: str, deals: range, seconds: float) -> None:
             continue
         start = board.copy(stack=False)
         start.push(result.moves[0])
-        check(PileFree.of(start), pile_free_line(start, result.moves[1:]))
+        check(PileFree.of(start), pile_free_line(start, result.moves[1:]), strict=True)
         checked += 1
-    print(f"{checked} winning lines of deals {deals.start}-{deals.stop - 1} replayed as pile-free lines")
+    print(f"{checked} winning lines of deals {deals.start}-{deals.stop - 1} replayed as lines of the "
+          "strict pile-free game (so of the pile-free game too)")
 
 
 def main() -> None:
@@ -310,6 +320,10 @@ def main() -> None:
     parser.add_argument("--deals", default="2,8,18", help="deal numbers, comma separated")
     parser.add_argument("--tries", type=int, default=100, help="restarts per candidate")
     parser.add_argument("--nodes", type=int, default=20_000, help="positions per restart")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the restarts' shuffles (another seed tries other orders)")
+    parser.add_argument("--strict", action="store_true",
+                        help="the strict game: a card that has gone up holds nothing")
     parser.add_argument("--real", type=int, default=0, metavar="N",
                         help="first replay the winning lines the solver finds on deals 1-N (2 s each)")
     args = parser.parse_args()
@@ -317,6 +331,7 @@ def main() -> None:
     if args.real:
         check_real_lines(args.variant, range(1, args.real + 1), 2.0)
     rules = get_rules(args.variant)
+    game_name = "strict pile-free" if args.strict else "pile-free"
     found = unknown = 0
     for number in (int(text) for text in args.deals.split(",")):
         board = Board.from_number(number, rules)
@@ -325,19 +340,19 @@ def main() -> None:
             if terrace_dead(start):
                 continue
             game = PileFree.of(start)
-            rng = random.Random(0)
+            rng = random.Random(args.seed)
             for attempt in range(args.tries):
-                line = hunt(game, args.nodes, rng if attempt else None)
+                line = hunt(game, args.nodes, rng if attempt else None, args.strict)
                 if line is not None:
-                    check(game, line)
-                    print(f"deal {number} c{index + 1}: pile-free win of {len(line)} moves "
+                    check(game, line, args.strict)
+                    print(f"deal {number} c{index + 1}: {game_name} win of {len(line)} moves "
                           f"(restart {attempt}), replayed by the checker", flush=True)
                     found += 1
                     break
             else:
-                print(f"deal {number} c{index + 1}: no pile-free win found", flush=True)
+                print(f"deal {number} c{index + 1}: no {game_name} win found", flush=True)
                 unknown += 1
-    print(f"{found} candidates with a pile-free win, {unknown} without one found")
+    print(f"{found} candidates with a {game_name} win, {unknown} without one found")
 
 
 if __name__ == "__main__":
