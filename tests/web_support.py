@@ -222,13 +222,3 @@ class SharedPool(SolverPool):
     def shut(self) -> None:
         """Stop every job and worker (:meth:`SolverPool.close`)."""
         super().close()
-
-
-@contextmanager
-def shared_pool() -> Iterator[SharedPool]:
-    """A :class:`SharedPool`, shut at the end."""
-    pool = SharedPool()
-    try:
-        yield pool
-    finally:
-        pool.shut()
