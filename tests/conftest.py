@@ -18,6 +18,7 @@ from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.moves import Move
 from terrace.rules import Rules
+from web_support import SharedPool
 
 # The tests never touch the user's own data folder (games, the solver's
 # verdicts): they and the servers they start get a fresh one.
@@ -37,6 +38,20 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 
 set_children_bytecode()  # (their bytecode in a folder of its own: bytecode_cache.py)
+
+
+@pytest.fixture(scope="module")
+def solver_pool() -> Iterator[SharedPool]:
+    """One :class:`~web_support.SharedPool` for the apps of a test module's
+    tests, shut at the module's end; for tests whose checks do not depend
+    on a fresh solver process (a fair hint's kept work is keyed by its
+    game's seed, a new game's own; a peeking hint's kept line comes from
+    the game)."""
+    pool = SharedPool()
+    try:
+        yield pool
+    finally:
+        pool.shut()
 
 
 @pytest.hookimpl(hookwrapper=True)

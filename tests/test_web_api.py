@@ -16,7 +16,7 @@ from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
 from test_players import DEAL_70_LINE
-from web_support import LOCAL, WINNING_LINE, app_client, game_line
+from web_support import LOCAL, WINNING_LINE, SharedPool, app_client, game_line
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -33,10 +33,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def client(store: GameStore) -> Iterator[TestClient]:
+def client(store: GameStore, solver_pool: SharedPool) -> Iterator[TestClient]:
+    # (one pool for the module: each app that solved started one, never closed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        test_client = TestClient(create_app(store, hint_seconds=0.3), base_url=LOCAL)
+        test_client = TestClient(create_app(store, hint_seconds=0.3, pool=solver_pool), base_url=LOCAL)
     yield test_client
 
 

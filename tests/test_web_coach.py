@@ -16,7 +16,7 @@ import pytest
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
-from web_support import LOCAL, WINNING_LINE
+from web_support import LOCAL, WINNING_LINE, SharedPool
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -39,26 +39,16 @@ SMALL = {"decks": 1, "reserve": 5, "piles": 2, "candidates": 0, "spaces": "waste
 SMALL_DEAL = 13
 
 
-@pytest.fixture(scope="module")
-def shared_pool() -> Iterator[SolverPool]:
-    """The solver processes of the ``client`` tests, one pool for the module.
-    Each test's app made a pool of its own, whose processes each started
-    (spawn) with the test's first job and were never stopped (the client's
-    app never shuts down): 25 solver processes for this file, 11.5 s of
-    their CPU, against 8 and 5.8 s now. A worker's kept winning lines (by
-    position) may carry over to a later test of the same deal: no check
-    here depends on them (the file passes in its order, reversed, -n 2)."""
-    pool = SolverPool()
-    yield pool
-    pool.close()
-
-
 @pytest.fixture
-def client(store: GameStore, shared_pool: SolverPool) -> Iterator[TestClient]:
+def client(store: GameStore, solver_pool: SharedPool) -> Iterator[TestClient]:
+    # (one pool for the module, conftest's: each test's app made a pool of its own, whose
+    # processes were never stopped: 25 in this file, 11.5 s of their CPU, against 8 and 5.8 s.
+    # A worker's kept winning lines, by position, may carry over to a later test of the same
+    # deal: no check here depends on them; the file passes in its order, reversed, -n 2)
     budgets = CoachBudgets(analysis=30, chances=30, warn=10)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        yield TestClient(create_app(store, coach=budgets, pool=shared_pool), base_url=LOCAL)
+        yield TestClient(create_app(store, coach=budgets, pool=solver_pool), base_url=LOCAL)
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:

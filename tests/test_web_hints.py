@@ -18,7 +18,7 @@ from solver_brute import RULE_SETS
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
-from web_support import LOCAL, WINNING_LINE, twins_moves
+from web_support import LOCAL, WINNING_LINE, SharedPool, twins_moves
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -32,7 +32,7 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.endpoints import within
 from terrace.web.hints import find_hint
-from terrace.web.workers import SolverPool, _echo
+from terrace.web.workers import _echo
 
 STARTING = 120.0
 """The budget of a job that waits for the solver processes to start."""
@@ -41,10 +41,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def client(store: GameStore) -> Iterator[TestClient]:
+def client(store: GameStore, solver_pool: SharedPool) -> Iterator[TestClient]:
+    # (one pool for the module: each test's app started a pool of its own, 28 in the file)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(store, hint_seconds=3.0), base_url=LOCAL) as test_client:
+        with TestClient(create_app(store, hint_seconds=3.0, pool=solver_pool), base_url=LOCAL) as test_client:
             yield test_client
 
 
@@ -344,7 +345,9 @@ def test_a_fair_hint_says_when_the_face_down_cards_differ_only_in_suit(client: T
     assert hint(client, start)["face_down"] is None
 
 
-def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameStore) -> None:
+def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(
+    store: GameStore, solver_pool: SharedPool
+) -> None:
     """Pressing H again at one position in too little time to solve every
     sample: the solver process goes on with the samples it kept
     (:class:`terrace.solver.advice.AskedHints`), so no answer rests on fewer
@@ -355,7 +358,7 @@ def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameSto
     10.1 s, which was a 503 "the search was stopped" before any sample
     while a job's 10 s of grace counted from its sending (the pool's
     OVERRUN_GRACE counts from the worker's start now)."""
-    pool = SolverPool()
+    pool = solver_pool
 
     async def started() -> list[object]:
         return await asyncio.gather(*(pool.run(_echo, n, budget=STARTING) for n in range(pool.workers)))

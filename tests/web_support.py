@@ -27,6 +27,7 @@ from terrace.cards import CODE
 from terrace.solver.api import solve
 from terrace.variants import get_rules
 from terrace.web.app import create_app
+from terrace.web.workers import SolverPool
 
 ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
@@ -205,3 +206,19 @@ class DyingPipe:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
+
+
+class SharedPool(SolverPool):
+    """A solver pool that the apps of several tests share (a module
+    fixture's): an app closes its pool as its lifespan ends (a test
+    client's ``with``), which this one ignores; :meth:`shut` closes it at
+    the fixture's end. Each test's app with a pool of its own started two
+    solver processes (spawn) for its first job: 0.2 CPU s, and 1-6 s of
+    waiting on a loaded machine, a test."""
+
+    def close(self) -> None:
+        """Left open for the next test's app (see :meth:`shut`)."""
+
+    def shut(self) -> None:
+        """Stop every job and worker (:meth:`SolverPool.close`)."""
+        super().close()
