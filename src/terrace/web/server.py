@@ -257,6 +257,9 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLConte
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if stopped:
+                # (a second SIGTERM stops at once, as uvicorn takes a second Ctrl+C only)
+                self.force_exit = True
             stopped.append(sig)
             pool.closing.set()
             if store is not None:
