@@ -8,13 +8,18 @@ of the guard carries a code."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import socket
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from terrace.storage import MemoryStore
+from terrace.web.remote import PROC_SOCKETS, opened_by_this_user, socket_owner
 from terrace.web.security import HELD_COOKIE, HELD_MOST, HELD_SECONDS, RemoteKeys, token_cookie
 from web_support import app_client
 
@@ -244,6 +249,60 @@ def test_the_browser_play_opens_needs_no_button() -> None:
         opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
         assert opened.status_code == 303 and opened.headers["location"] == "/"
         assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+
+
+def test_the_browsers_link_opens_only_from_a_connection_its_check_allows() -> None:
+    """The link made for the browser ``terrace play`` opens is on that
+    browser's command line, which every user of the computer reads in ``ps``:
+    any of them could open the game with it before the browser did. Made
+    with a check of the connection (``only_for``: on Linux, a connection of
+    this user's own programs), it opens nothing for another connection (401
+    ``token-needed``, as no link, and left unspent), then the game for the
+    connection allowed, once."""
+    allowed: list[tuple[object, object]] = []
+
+    def second_asks(client: object, server: object) -> bool:
+        allowed.append((client, server))
+        return len(allowed) > 1
+
+    keys = RemoteKeys()
+    own = keys.one_link(only_for=second_asks)
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        other = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
+        # (before: 303, setting the game's cookie)
+        assert other.status_code == 401 and 'data-code="token-needed"' in other.text
+        assert "set-cookie" not in other.headers and keys.is_one_step(own)
+        opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
+        assert opened.status_code == 303 and f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert not keys.is_one_step(own) and own not in keys.only_for
+    assert [tuple(end) for end in allowed[0]] == [("testclient", 50000), ("localhost", 80)]  # (its two ends)
+
+
+def test_a_connections_owner_is_the_user_of_the_program_that_opened_it() -> None:
+    """Linux lists each TCP socket with its owner (/proc/net/tcp, tcp6):
+    the client's end of a connection of this process is this user's, also
+    as a socket listening on every IPv6 address sees an IPv4 client
+    (``::ffff:127.0.0.1``); a connection that does not exist has none."""
+    if not Path(PROC_SOCKETS[0]).exists():
+        pytest.skip("no list of sockets (not Linux)")
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::"), (socket.AF_INET6, "::1")):
+        with socket.socket(family) as listening:
+            try:
+                listening.bind((host, 0))
+            except OSError:
+                continue  # (no IPv6 here)
+            listening.listen()
+            target = "127.0.0.1" if host == "::" else host
+            with socket.create_connection((target, listening.getsockname()[1])) as ours:
+                accepted, _ = listening.accept()
+                with accepted:
+                    client, server = accepted.getpeername()[:2], accepted.getsockname()[:2]
+                    assert socket_owner(client, server) == os.getuid(), (host, client)
+                    assert opened_by_this_user(client, server)
+                    assert ours.getsockname()[1] == client[1]
+    assert socket_owner(("127.0.0.1", 1), ("127.0.0.1", 2)) is None
+    assert not opened_by_this_user(None, None)
 
 
 def test_a_browser_reads_a_spent_or_wrong_link_as_a_page_in_its_language() -> None:

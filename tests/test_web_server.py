@@ -18,6 +18,8 @@ import select
 import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +36,7 @@ from terrace.web.app import STATIC
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
-from web_support import open_link, started_server
+from web_support import Server, open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
 """Rules whose deals the solver rarely proves won: a long search."""
@@ -327,6 +329,74 @@ def test_remote_play_needs_the_secret_link() -> None:
             assert stranger.get("/").status_code == 401
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+def _get_as_another_user(url: str, uid: int = 65534) -> bytes:
+    """The raw answer to a GET of ``url`` sent by a process of the user
+    ``uid`` (nobody), as another user of the computer who read the link in
+    ``ps`` would send it (a fork that only uses sockets: no exec)."""
+    parts = urlsplit(url)
+    assert parts.hostname is not None and parts.port is not None
+    request = (f"GET {parts.path}?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+               "Connection: close\r\n\r\n").encode()
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(readable)
+            os.setgid(uid)
+            os.setuid(uid)
+            with socket.socket(socket.AF_INET) as sock:
+                sock.settimeout(20)
+                sock.connect((parts.hostname, parts.port))
+                sock.sendall(request)
+                while chunk := sock.recv(65536):
+                    os.write(writable, chunk)
+        finally:
+            os._exit(0)
+    os.close(writable)
+    answer = b""
+    with os.fdopen(readable, "rb") as reading:
+        answer = reading.read()
+    os.waitpid(pid, 0)
+    return answer
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0 or not Path("/proc/net/tcp").exists(),
+                    reason="needs root (to be another user) and Linux's list of sockets")
+def test_the_link_on_the_browsers_command_line_opens_nothing_for_another_user(tmp_path: Path) -> None:
+    """``terrace play --remote`` opens the browser with a link of its own,
+    on the browser's command line, which every user of the computer reads
+    in ``ps``: another user who read it there opened the game with it
+    (303, the game's cookie set) before the browser did, and the browser
+    then read link-spent. The link opens the game only from a connection of
+    this user's programs now: 401 for the other user, and the link left for
+    the browser, which opens the game."""
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "terrace", "play", "--remote", "--host", "127.0.0.1", "--port", "0", "--db",
+         ":memory:"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", BROWSER=f"{browser} %s"))
+    try:
+        deadline = time.monotonic() + 60
+        while not opened.exists() or not opened.read_text().strip():
+            assert proc.poll() is None and time.monotonic() < deadline, "no browser was opened"
+            time.sleep(0.05)
+        link = opened.read_text().strip()  # (what ps shows)
+        assert "token=" in link, link
+        theirs = _get_as_another_user(link)
+        assert theirs.startswith(b"HTTP/1.1 401 "), theirs[:300]  # (before: 303, and the game's cookie)
+        assert b"set-cookie" not in theirs.lower()
+        ours = httpx.get(link, trust_env=False, timeout=30)
+        assert ours.status_code == 303 and ours.headers["set-cookie"].startswith("terrace_token_")
+    finally:
+        Server(proc, "", "").stop()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:

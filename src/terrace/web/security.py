@@ -275,6 +275,12 @@ def new_secret() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+Address = tuple[str, int]
+"""A connection's end as a socket names it: an address and a port."""
+Opener = Callable[[Address | None, Address | None], bool]
+"""Whether a connection (its client's and its server's :data:`Address`) may open a link."""
+
+
 class RemoteKeys:
     """Remote play's secrets: the cookie's, the same while the server runs,
     and the links', each good for one use (see the module docstring): the
@@ -296,19 +302,35 @@ class RemoteKeys:
         self.renewed = renewed
         self.others: list[str] = []
         """Links made for one browser each, not used yet."""
+        self.only_for: dict[str, Opener] = {}
+        """The check of the connection that may open a link of :attr:`others`, by token."""
         self.spent: list[str] = []
         """The link tokens used already (one a device: a few)."""
 
-    def one_link(self) -> str:
-        """The token of a new link for one browser (not printed)."""
+    def one_link(self, only_for: Opener | None = None) -> str:
+        """The token of a new link for one browser (not printed); ``only_for``
+        (given the client's and the server's address of the request's
+        connection) says whether a connection may open it (the browser that
+        ``terrace play`` opens: one of this user's programs,
+        :func:`terrace.web.remote.opened_by_this_user`)."""
         token = new_secret()
         self.others.append(token)
+        if only_for is not None:
+            self.only_for[token] = only_for
         return token
+
+    def may_open(self, given: str, client: Address | None, server: Address | None) -> bool:
+        """True unless ``given`` is a link made for one browser whose check
+        (:meth:`one_link`'s ``only_for``) refuses the connection from
+        ``client`` to ``server``."""
+        check = next((c for token, c in self.only_for.items() if _equal(given, token)), None)
+        return check is None or check(client, server)
 
     def forget(self, token: str) -> None:
         """Drop the link made for one browser whose token is ``token`` (no
         browser will open it)."""
         self.others = [other for other in self.others if not _equal(token, other)]
+        self.only_for = {k: c for k, c in self.only_for.items() if not _equal(token, k)}
 
     def is_printed(self, given: str) -> bool:
         """True when ``given`` is the printed link's token (not spent)."""
@@ -332,6 +354,7 @@ class RemoteKeys:
         for token in self.others:
             if _equal(given, token):
                 self.others.remove(token)
+                self.only_for.pop(token, None)
                 self.spent.append(token)
                 return True
         return False
@@ -528,7 +551,10 @@ class SecurityMiddleware:
                 return 303, *let_go
             if len(given) != 1:
                 return None
-            if keys.is_one_step(given[0]) and keys.take(given[0]):
+            # (the link of the browser terrace play opened: only from a connection it allows, its
+            # token being on that browser's command line, which every user of the computer reads)
+            ends = scope.get("client"), scope.get("server")
+            if keys.is_one_step(given[0]) and keys.may_open(given[0], *ends) and keys.take(given[0]):
                 _trust(scope)
                 return 303, *_with_cookie(opened, scope, token_cookie(port), keys.cookie)
             secret = keys.hold(given[0])
