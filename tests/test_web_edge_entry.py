@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from terrace.storage import MemoryStore
 from terrace.web.remote import PROC_SOCKETS, opened_by_this_user, socket_owner
 from terrace.web.security import HELD_COOKIE, HELD_MOST, HELD_SECONDS, RemoteKeys, token_cookie
-from web_support import app_client
+from web_support import app_client, game_cookie
 
 HOST = {"host": "192.168.1.20:8000"}
 ORIGIN = {"origin": "http://192.168.1.20:8000", "sec-fetch-site": "same-origin"}
@@ -82,7 +82,8 @@ def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
             assert preview.headers["location"] == "/?game=g"
             hold = preview.headers["set-cookie"]
             assert hold.startswith(f"{HELD}=") and "Max-Age=600" in hold and "HttpOnly" in hold
-            assert keys.cookie not in hold and link not in hold and keys.cookie not in preview.text
+            assert game_cookie(keys) not in hold and link not in hold
+            assert game_cookie(keys) not in preview.text
             assert preview.headers["cache-control"] == "no-store"
             if method == "GET":
                 assert preview.json()["code"] == "link-held"
@@ -100,7 +101,7 @@ def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
         form = {"content-type": "application/x-www-form-urlencoded"}
         opened = client.post(clean, headers={**HOST, **ORIGIN, **form})
         assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
-        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
         assert opened.headers["referrer-policy"] == "no-referrer"
         assert told == [keys.link] and keys.link != link
         client.cookies.clear()
@@ -125,7 +126,7 @@ def test_the_token_leaves_the_address_before_the_links_page_shows() -> None:
         opened = client.post(_action(page), headers={**HOST, **ORIGIN})
         assert opened.status_code == 303 and opened.headers["location"] == clean
         cookies = opened.headers.get_list("set-cookie")
-        assert any(c.startswith(f"{COOKIE}={keys.cookie};") for c in cookies)
+        assert any(c.startswith(f"{COOKIE}={game_cookie(keys)};") for c in cookies)
         assert any(c.startswith(f"{HELD}=;") and "Max-Age=0" in c for c in cookies)
         assert told == [keys.link]
         game = client.get(clean, headers={**HOST, **BROWSER})  # (the game's page, cookie and all)
@@ -152,17 +153,17 @@ def test_the_button_pressed_twice_opens_the_game_once() -> None:
             phone.cookies.set(HELD, hold)
             again = phone.post(clean, headers={**HOST, **ORIGIN})
             assert again.status_code == 303, again.text
-            assert f"{COOKIE}={keys.cookie};" in again.headers["set-cookie"]
-        both = f"{HELD}={hold}; {COOKIE}={keys.cookie}"
+            assert f"{COOKIE}={game_cookie(keys)};" in again.headers["set-cookie"]
+        both = f"{HELD}={hold}; {COOKIE}={game_cookie(keys)}"
         with_both = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": both})
-        assert with_both.status_code == 303 and keys.cookie not in with_both.headers["set-cookie"]
+        assert with_both.status_code == 303 and game_cookie(keys) not in with_both.headers["set-cookie"]
         # (the first answer taken, the hold let go: the second tap's form comes with the cookie alone)
         form = {"content-type": "application/x-www-form-urlencoded"}
-        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={keys.cookie}"}
+        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={game_cookie(keys)}"}
         second = phone.post(clean, headers=cookie_alone)
         assert (second.status_code, second.headers["location"]) == (303, clean), second.text
         assert "set-cookie" not in second.headers
-        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={keys.cookie}"})
+        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={game_cookie(keys)}"})
         assert not_a_form.json()["code"] == "method-not-allowed"  # (the app's answer)
         assert len(told) == 1
         late = preview.post(clean, headers={**HOST, **ORIGIN})
@@ -248,7 +249,7 @@ def test_the_browser_play_opens_needs_no_button() -> None:
         client.follow_redirects = False
         opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
         assert opened.status_code == 303 and opened.headers["location"] == "/"
-        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
 
 
 def test_the_browsers_link_opens_only_from_a_connection_its_check_allows() -> None:
@@ -274,7 +275,7 @@ def test_the_browsers_link_opens_only_from_a_connection_its_check_allows() -> No
         assert other.status_code == 401 and 'data-code="token-needed"' in other.text
         assert "set-cookie" not in other.headers and keys.is_one_step(own)
         opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
-        assert opened.status_code == 303 and f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert opened.status_code == 303 and f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
         assert not keys.is_one_step(own) and own not in keys.only_for
     assert [tuple(end) for end in allowed[0]] == [("testclient", 50000), ("localhost", 80)]  # (its two ends)
 
@@ -405,7 +406,7 @@ def test_a_browser_with_the_cookie_gets_the_game_whatever_became_of_its_hold() -
         clean, button = _held_page(phone, f"/?token={link}", BROWSER)
         assert "Open the game" in button
         own = phone.get(f"/?token={keys.one_link()}", headers={**HOST, **BROWSER})
-        assert own.status_code == 303 and phone.cookies.get(COOKIE) == keys.cookie
+        assert own.status_code == 303 and phone.cookies.get(COOKIE) == game_cookie(keys)
         assert phone.cookies.get(HELD) is not None
         game = phone.get(clean, headers={**HOST, **BROWSER})
         assert game.status_code == 200 and "Open the game" not in game.text

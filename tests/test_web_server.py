@@ -417,6 +417,29 @@ def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
             assert len(browser.cookies) == 2
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs 127.0.0.2 on the loopback")
+def test_a_cookie_another_server_of_the_computer_receives_opens_nothing_from_elsewhere() -> None:
+    """A browser sends its cookies to every port of a host: another server
+    of the computer (another user's, on another port) that the phone
+    visited received the game's cookie, and opened the game with it from
+    anywhere (200). The cookie is bound to the address of the browser it
+    was given to: sent from another address it opens nothing (401), while
+    the phone plays on."""
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        match = re.search(r"http://\S+\?token=\S+", server.first_line)
+        assert match is not None, server.first_line
+        name = token_cookie(urlsplit(server.url).port)
+        phone_network = httpx.HTTPTransport(local_address="127.0.0.2")  # (the phone: another address)
+        with httpx.Client(transport=phone_network, trust_env=False, timeout=30) as phone:
+            assert open_link(phone, match.group(0)).status_code == 303
+            received = phone.cookies.get(name)  # (what the other server receives, name and all)
+            assert received is not None
+            assert phone.get(server.url + "api/stats").status_code == 200
+        with httpx.Client(trust_env=False, timeout=30) as thief:  # (from the computer itself)
+            stolen = thief.get(server.url + "api/stats", headers={"cookie": f"{name}={received}"})
+            assert (stolen.status_code, stolen.json()["code"]) == (401, "token-needed")  # (before: 200)
+
+
 def _connect(url: str) -> socket.socket:
     parts = urlsplit(url)
     assert parts.hostname is not None and parts.port is not None

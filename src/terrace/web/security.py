@@ -33,7 +33,10 @@
   read the API, get no Lax cookie, and the checks above refuse them anyway.
   The cookie's name carries the port of the address (:func:`token_cookie`):
   a browser keeps cookies by host name whatever the port, so two servers of
-  one computer took each other's place.
+  one computer took each other's place. And a browser sends them to every
+  port, so another server of the computer receives the cookie: its value is
+  the secret bound to the browser's address (:meth:`RemoteKeys.cookie_for`),
+  which opens nothing from another address.
 * Request bodies are capped at :data:`MAX_BODY` bytes.
 * Every response, refusals and server errors included, carries a strict
   Content-Security-Policy (no inline scripts or styles) and the usual
@@ -307,6 +310,21 @@ class RemoteKeys:
         self.spent: list[str] = []
         """The link tokens used already (one a device: a few)."""
 
+    def cookie_for(self, client: str) -> str:
+        """The game's cookie for a browser at the address ``client``: the
+        cookie's secret bound to that address (an HMAC of it), so that the
+        cookie a browser sends to every port of the computer (cookies ignore
+        ports: another server there, another user's, receives it) opens
+        nothing from another address.
+
+        >>> keys = RemoteKeys()
+        >>> phone = keys.cookie_for("192.168.1.30")
+        >>> phone == keys.cookie_for("192.168.1.30") != keys.cookie_for("192.168.1.31"), keys.cookie in phone
+        (True, False)
+        """
+        digest = hmac.new(self.cookie.encode(), client.encode("utf-8", "replace"), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
     def one_link(self, only_for: Opener | None = None) -> str:
         """The token of a new link for one browser (not printed); ``only_for``
         (given the client's and the server's address of the request's
@@ -499,7 +517,7 @@ class SecurityMiddleware:
         keys = self.token
         assert keys is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
-        has_cookie = _equal(cookies.get(token_cookie(port), ""), keys.cookie)
+        has_cookie = _equal(cookies.get(token_cookie(port), ""), keys.cookie_for(client_address(scope)))
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
         held = cookies.get(token_cookie(port, HELD_COOKIE))
@@ -556,7 +574,8 @@ class SecurityMiddleware:
             ends = scope.get("client"), scope.get("server")
             if keys.is_one_step(given[0]) and keys.may_open(given[0], *ends) and keys.take(given[0]):
                 _trust(scope)
-                return 303, *_with_cookie(opened, scope, token_cookie(port), keys.cookie)
+                game_cookie = keys.cookie_for(client_address(scope))
+                return 303, *_with_cookie(opened, scope, token_cookie(port), game_cookie)
             secret = keys.hold(given[0])
             if secret is None:
                 return None
@@ -580,7 +599,28 @@ class SecurityMiddleware:
             return _refused(CROSS_SITE, scope)
         if not keys.open_held(held):
             return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
-        return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie)
+        return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie_for(client_address(scope)))
+
+
+def client_address(scope: Scope) -> str:
+    """The address of the request's client, as the game's cookie is bound
+    to it (:meth:`RemoteKeys.cookie_for`): an IPv4 client of a socket
+    listening on IPv6 (``::ffff:192.168.1.30``) as itself, an IPv6 one
+    without its zone; empty when the server does not say.
+
+    >>> client_address({"client": ("::ffff:192.168.1.30", 5)}), client_address({"client": None})
+    ('192.168.1.30', '')
+    """
+    client = scope.get("client")
+    if not client:
+        return ""
+    text = str(client[0]).split("%")[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)
 
 
 def _is_form(headers: dict[str, list[str]]) -> bool:
