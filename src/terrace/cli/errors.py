@@ -170,12 +170,16 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+SignalHandler = Callable[[int, FrameType | None], None]
+"""A signal handler, as :func:`signal.signal` takes it."""
+
+
 def _stop_signals() -> list[signal.Signals]:
     """The signals that stop a command: Ctrl+C, SIGTERM and SIGHUP (none on Windows)."""
     return [signal.SIGINT, signal.SIGTERM, *([HANG_UP] if HANG_UP is not None else [])]
 
 
-def _once(raise_it: Callable[[int, FrameType | None], None]) -> Callable[[int, FrameType | None], None]:
+def _once(raise_it: SignalHandler) -> SignalHandler:
     """The handler ``raise_it`` that, as it raises, ignores every stop
     signal (:func:`_stop_signals`) for the rest of the process."""
     def handler(signum: int, frame: FrameType | None) -> None:
@@ -192,11 +196,6 @@ def _hang_up(signum: int, frame: FrameType | None) -> None:
     if signal.getsignal(signal.SIGTERM) is _terminate:
         raise HungUp
     os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _hung_up(signum: int, frame: FrameType | None) -> None:
-    # (SIGHUP where this module's SIGTERM handler stays set: ``once``)
-    raise HungUp
 
 
 HANG_UP: signal.Signals | None = getattr(signal, "SIGHUP", None)
@@ -229,8 +228,9 @@ def stop_on_sigterm(once: bool = False) -> Iterator[None]:
     Nothing changes off the main thread (a test runner's), where no signal
     handler can be set. A handler that something else set meanwhile (one
     ignoring the signals: ``once``) is left as it is at the end."""
-    terminate, hang_up, interrupted = ((_once(_terminate), _once(_hung_up), _once(_interrupted)) if once
-                                       else (_terminate, _hang_up, _interrupted))
+    terminate, interrupted = (_once(_terminate), _once(_interrupted)) if once else (_terminate, _interrupted)
+    # (SIGHUP goes on as SIGTERM where this SIGTERM handler is not _terminate: once's, stopping once too)
+    hang_up = _hang_up
     try:
         previous = signal.signal(signal.SIGTERM, terminate)
     except ValueError:  # not the main thread
