@@ -240,6 +240,33 @@ def test_another_site_cannot_spend_the_link() -> None:
         assert client.post(clean, headers={**HOST, **hidden}).status_code == 303
 
 
+def test_a_hold_on_the_link_opens_nothing_from_another_address() -> None:
+    """A browser sends its cookies to every port of the computer, the
+    link's hold (terrace_link_<port>) too: another server there that the
+    phone visited before its button was pressed received the hold, and
+    pressing the button with it opened the game for that server's owner,
+    the link spent under the phone. The hold is good from the address of
+    the browser it was given to only, as the game's cookie is: from another
+    it is no hold (401 token-needed), and the phone's button still opens."""
+    keys = RemoteKeys()
+    with _phone(keys) as phone:
+        phone.follow_redirects = False
+        clean, page = _held_page(phone, f"/?token={keys.link}", BROWSER)
+        hold = phone.cookies.get(HELD)
+        assert hold is not None
+        with TestClient(phone.app, base_url=str(phone.base_url), client=("192.168.1.66", 50000),
+                        follow_redirects=False) as other:
+            stolen = {**HOST, **ORIGIN, "cookie": f"{HELD}={hold}",
+                      "content-type": "application/x-www-form-urlencoded"}
+            pressed = other.post(_action(page), headers=stolen)
+            assert (pressed.status_code, pressed.json()["code"]) == (401, "token-needed")  # (before: 303)
+            assert "set-cookie" not in pressed.headers
+            page_again = other.get(clean, headers={**HOST, **BROWSER, "cookie": f"{HELD}={hold}"})
+            assert page_again.status_code == 401
+        opened = phone.post(_action(page), headers={**HOST, **ORIGIN})
+        assert opened.status_code == 303 and f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
+
+
 def test_the_browser_play_opens_needs_no_button() -> None:
     """The link made for the browser ``terrace play`` opens on this
     computer still opens the game at once (no program previews it)."""

@@ -381,12 +381,14 @@ class RemoteKeys:
         """True when ``given`` is a link token used already."""
         return any(_equal(given, old) for old in self.spent)
 
-    def hold(self, given: str) -> str | None:
-        """A new secret by which one browser holds the printed link
-        ``given`` (its token, not spent) for :data:`HELD_SECONDS`, or None
-        when ``given`` is no such link. Nothing is spent: the link's page
-        shows its button to the holder (:meth:`holding`), and the button's
-        ``POST`` spends it (:meth:`open_held`)."""
+    def hold(self, given: str, client: str = "") -> str | None:
+        """A new secret by which one browser, at the address ``client``,
+        holds the printed link ``given`` (its token, not spent) for
+        :data:`HELD_SECONDS`, or None when ``given`` is no such link.
+        Nothing is spent: the link's page shows its button to the holder
+        (:meth:`holding`), and the button's ``POST`` spends it
+        (:meth:`open_held`); the hold is good from that address only, as the
+        game's cookie is (:meth:`cookie_for`)."""
         if not self.is_printed(given):
             return None
         now = self.clock()
@@ -394,28 +396,31 @@ class RemoteKeys:
         while len(self.holds) >= HELD_MOST:
             del self.holds[next(iter(self.holds))]
         secret = new_secret()
-        self.holds[secret] = _Hold(given, now + HELD_SECONDS)
+        self.holds[secret] = _Hold(given, now + HELD_SECONDS, client)
         return secret
 
-    def _held(self, secret: str) -> _Hold | None:
-        """The hold whose secret is ``secret``, unless it has run out."""
+    def _held(self, secret: str, client: str) -> _Hold | None:
+        """The hold whose secret is ``secret``, unless it has run out or was
+        made for another address than ``client``."""
         found = next((h for k, h in self.holds.items() if _equal(secret, k)), None)
-        return found if found is not None and self.clock() < found.until else None
+        if found is None or not _equal(client, found.client):
+            return None
+        return found if self.clock() < found.until else None
 
-    def holding(self, secret: str) -> bool | None:
+    def holding(self, secret: str, client: str = "") -> bool | None:
         """Whether the hold ``secret`` can open the game (its link not used
         yet, or used by this hold itself: the button pressed again when
         the first answer was lost); False when another used the link; None
-        for no hold (or one run out)."""
-        held = self._held(secret)
+        for no hold (or one run out, or another address's)."""
+        held = self._held(secret, client)
         if held is None:
             return None
         return held.opened or self.is_printed(held.link)
 
-    def open_held(self, secret: str) -> bool:
-        """True when the hold ``secret`` opens the game: the first time its
-        link is spent (:meth:`take`), and again while the hold lasts."""
-        held = self._held(secret)
+    def open_held(self, secret: str, client: str = "") -> bool:
+        """True when the hold ``secret`` opens the game for ``client``: the first
+        time its link is spent (:meth:`take`), and again while the hold lasts."""
+        held = self._held(secret, client)
         if held is None or not (held.opened or self.take(held.link)):
             return False
         held.opened = True
@@ -430,6 +435,8 @@ class _Hold:
     """The link's token."""
     until: float
     """When the hold runs out (on the keys' clock)."""
+    client: str = ""
+    """The address of the browser holding the link (:func:`client_address`)."""
     opened: bool = False
     """The hold has opened the game (spent its link)."""
 
@@ -576,7 +583,7 @@ class SecurityMiddleware:
                 _trust(scope)
                 game_cookie = keys.cookie_for(client_address(scope))
                 return 303, *_with_cookie(opened, scope, token_cookie(port), game_cookie)
-            secret = keys.hold(given[0])
+            secret = keys.hold(given[0], client_address(scope))
             if secret is None:
                 return None
             _trust(scope)
@@ -587,7 +594,7 @@ class SecurityMiddleware:
             return 303, *let_go
         if held is None or has_cookie:
             return None
-        state = keys.holding(held)
+        state = keys.holding(held, client_address(scope))
         if state is None or method not in ("GET", "HEAD", "POST"):
             return None
         if not state:
@@ -597,7 +604,7 @@ class SecurityMiddleware:
             return 200, *entry_page(pick_language(wanted), clean)
         if not _same_origin_write(scope, headers, _first(headers, "host") or ""):
             return _refused(CROSS_SITE, scope)
-        if not keys.open_held(held):
+        if not keys.open_held(held, client_address(scope)):
             return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
         return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie_for(client_address(scope)))
 
