@@ -228,9 +228,8 @@ def stop_on_sigterm(once: bool = False) -> Iterator[None]:
     Nothing changes off the main thread (a test runner's), where no signal
     handler can be set. A handler that something else set meanwhile (one
     ignoring the signals: ``once``) is left as it is at the end."""
+    # (SIGHUP's _hang_up goes on as SIGTERM where SIGTERM's handler is not _terminate: once's stops once)
     terminate, interrupted = (_once(_terminate), _once(_interrupted)) if once else (_terminate, _interrupted)
-    # (SIGHUP goes on as SIGTERM where this SIGTERM handler is not _terminate: once's, stopping once too)
-    hang_up = _hang_up
     try:
         previous = signal.signal(signal.SIGTERM, terminate)
     except ValueError:  # not the main thread
@@ -238,7 +237,7 @@ def stop_on_sigterm(once: bool = False) -> Iterator[None]:
         return
     taken = HANG_UP if HANG_UP is not None and signal.getsignal(HANG_UP) == signal.SIG_DFL else None
     if taken is not None:
-        signal.signal(taken, hang_up)
+        signal.signal(taken, _hang_up)
     # (Ctrl+C raises Interrupted, unless it is ignored: a job started in the background)
     previous_int = signal.getsignal(signal.SIGINT)
     interrupting = previous_int is signal.default_int_handler or previous_int is _interrupted
@@ -249,7 +248,7 @@ def stop_on_sigterm(once: bool = False) -> Iterator[None]:
     finally:
         if interrupting and signal.getsignal(signal.SIGINT) is interrupted:
             signal.signal(signal.SIGINT, previous_int)
-        if taken is not None and signal.getsignal(taken) is hang_up:
+        if taken is not None and signal.getsignal(taken) is _hang_up:
             signal.signal(taken, signal.SIG_DFL)
         if signal.getsignal(signal.SIGTERM) is terminate:
             signal.signal(signal.SIGTERM, previous)
