@@ -447,7 +447,11 @@ class SolverPool:
         with self._lock:
             workers, self._idle = [*self._idle, *self._busy], []
         for worker in workers:
-            worker.process.terminate()
+            # (one still starting has SIGTERM blocked until it runs _serve: killed, it ends at once)
+            if worker.ready_at is None:
+                worker.process.kill()
+            else:
+                worker.process.terminate()
         for worker in workers:
             worker.stop(0.5)
 
