@@ -5,12 +5,16 @@ refusal (a clear 4xx that changes nothing)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import pickle
+import signal
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from store_support import (
@@ -30,7 +34,7 @@ from terrace.solver.api import solve
 from terrace.storage import GameStore
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets, PackedEvents
-from terrace.web.workers import PoolBusy, SolverPool
+from terrace.web.workers import PoolBusy, SolverPool, _echo
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -507,3 +511,48 @@ def test_a_log_edited_by_hand_reaches_the_coach_job_as_it_is(events: list[Any]) 
     log = PackedEvents(events)
     again = pickle.loads(pickle.dumps(log))
     assert list(again) == events and len(again) == len(events) and again[1:] == events[1:]
+
+
+def test_an_analysis_of_a_game_another_tab_changed_meanwhile_is_a_conflict(store: GameStore) -> None:
+    """The coach's analysis was not checked against the game as it was
+    asked (it took no ``after`` or ``revision``): a game lost with no move
+    left, analysed while another tab took its last move back, was answered
+    200 with the analysis of the game that was gone, and marked the game,
+    in play again, as assisted. It takes ``revision`` (and ``after``) as the
+    other answers of the solver do: a stale one is 409 ``conflict`` at once,
+    and a game changed during the analysis 409 too, nothing marked."""
+    moves, _ = thrown_away()
+    pool = SolverPool(workers=1)
+    app = create_app(store, coach=CoachBudgets(analysis=30), pool=pool)
+    client = TestClient(app, base_url=LOCAL)
+    game = play(client, new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    assert game["status"] == "lost" and game["can_undo"]
+    seen = {"revision": game["revision"]}
+    stale = client.post(f"/api/games/{game['id']}/coach", json={"revision": game["revision"] - 1})
+    assert (stale.status_code, stale.json()["code"]) == (409, "conflict")
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=LOCAL) as tabs:
+            answer = asyncio.ensure_future(tabs.post(f"/api/games/{game['id']}/coach", json=seen, timeout=60))
+            while not pool.running and not answer.done():
+                await asyncio.sleep(0.005)
+            # (the worker held while the other tab takes the move back: the small game's analysis is quick)
+            pid = next(iter(pool._busy)).process.pid if pool.running else None
+            if pid is not None:
+                os.kill(pid, signal.SIGSTOP)
+            try:
+                undone = await tabs.post(f"/api/games/{game['id']}/undo", json={}, timeout=60)
+            finally:
+                if pid is not None:
+                    os.kill(pid, signal.SIGCONT)
+            return await answer, undone
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=60))  # start the worker first
+        answer, undone = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert undone.status_code == 200 and undone.json()["status"] == "playing"
+    # (before: 200, the analysis of the lost game, and the game in play marked assisted)
+    assert (answer.status_code, answer.json()["code"]) == (409, "conflict"), answer.text
+    assert not store.get(game["id"]).assisted

@@ -135,9 +135,11 @@ async def _answer(peer: Peer, request: bytes) -> bytes:
     return peer.written[before:]
 
 
-def _with_cookie(path: str = "/api/stats") -> bytes:
+def _with_cookie(address: str = PHONE, path: str = "/api/stats") -> bytes:
+    """A request with the game's cookie of a browser at ``address``."""
+    sent = RemoteKeys(cookie=TOKEN, link=LINK).cookie_for(address)
     return (f"GET {path} HTTP/1.1\r\nHost: {SERVER[0]}:{SERVER[1]}\r\n"
-            f"Cookie: {token_cookie(SERVER[1])}={TOKEN}\r\n\r\n").encode()
+            f"Cookie: {token_cookie(SERVER[1])}={sent}\r\n\r\n").encode()
 
 
 def test_many_addresses_without_the_token_cannot_lock_the_player_out() -> None:
@@ -186,12 +188,13 @@ def test_idle_connections_give_way_to_a_new_one_at_the_servers_limit() -> None:
         try:
             working = busy.connect("127.0.0.1")
             assert working.protocol is not None
-            working.protocol.data_received(_with_cookie())
+            working.protocol.data_received(_with_cookie("127.0.0.1"))
             answered = network.connect("127.0.0.1")
-            assert (await _answer(answered, _with_cookie())).startswith(b"HTTP/1.1 200 ")
+            assert (await _answer(answered, _with_cookie("127.0.0.1"))).startswith(b"HTTP/1.1 200 ")
             silent = [network.connect("127.0.0.1") for _ in range(3 * MAX_CONNECTIONS)]
             await asyncio.sleep(0)
-            assert (await _answer(network.connect("127.0.0.1"), _with_cookie())).startswith(b"HTTP/1.1 200 ")
+            assert (await _answer(network.connect("127.0.0.1"), _with_cookie("127.0.0.1"))).startswith(
+                b"HTTP/1.1 200 ")
             assert answered.closed and silent[0].closed and not silent[-1].closed
             assert not working.closed
         finally:
@@ -243,9 +246,9 @@ def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None
                 assert body["error"] and "content-security-policy" in headers
                 assert headers["connection"] == "close" and network.peers[-1].closed
             for _ in range(MAX_CONNECTIONS):  # (this computer's own: only the server's limit holds)
-                busy.connect("127.0.0.1").protocol.data_received(_with_cookie())  # type: ignore[union-attr]
+                busy.connect("127.0.0.1").protocol.data_received(_with_cookie("127.0.0.1"))  # type: ignore[union-attr]
             await asyncio.sleep(0)
-            got, headers, body = _refusal(await _answer(busy.connect("127.0.0.1"), _with_cookie()))
+            got, headers, body = _refusal(await _answer(busy.connect("127.0.0.1"), _with_cookie("127.0.0.1")))
             assert (got, body["code"]) == (503, "server-busy") and headers["retry-after"] == "1"
             assert "content-security-policy" in headers
         finally:
@@ -380,7 +383,8 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
                 hold = b"Cookie: " + cookie.split(b":", 1)[1].split(b";")[0].strip() + b"\r\n"
             assert hold.startswith(b"Cookie: terrace_token_")
             played = await _tls_exchange(port, cert, f"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                                         f"Cookie: {token_cookie(port)}={TOKEN}\r\nConnection: close\r\n\r\n"
+                                         f"Cookie: {token_cookie(port)}={keys.cookie_for('127.0.0.1')}\r\n"
+                                         "Connection: close\r\n\r\n"
                                          .encode())
             assert played.startswith(b"HTTP/1.1 200 ")
             for _, writer in silent:

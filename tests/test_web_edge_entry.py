@@ -8,15 +8,20 @@ of the guard carries a code."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import socket
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from terrace.storage import MemoryStore
+from terrace.web.remote import PROC_SOCKETS, opened_by_this_user, socket_owner
 from terrace.web.security import HELD_COOKIE, HELD_MOST, HELD_SECONDS, RemoteKeys, token_cookie
-from web_support import app_client
+from web_support import app_client, game_cookie
 
 HOST = {"host": "192.168.1.20:8000"}
 ORIGIN = {"origin": "http://192.168.1.20:8000", "sec-fetch-site": "same-origin"}
@@ -77,7 +82,8 @@ def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
             assert preview.headers["location"] == "/?game=g"
             hold = preview.headers["set-cookie"]
             assert hold.startswith(f"{HELD}=") and "Max-Age=600" in hold and "HttpOnly" in hold
-            assert keys.cookie not in hold and link not in hold and keys.cookie not in preview.text
+            assert game_cookie(keys) not in hold and link not in hold
+            assert game_cookie(keys) not in preview.text
             assert preview.headers["cache-control"] == "no-store"
             if method == "GET":
                 assert preview.json()["code"] == "link-held"
@@ -95,7 +101,7 @@ def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
         form = {"content-type": "application/x-www-form-urlencoded"}
         opened = client.post(clean, headers={**HOST, **ORIGIN, **form})
         assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
-        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
         assert opened.headers["referrer-policy"] == "no-referrer"
         assert told == [keys.link] and keys.link != link
         client.cookies.clear()
@@ -120,7 +126,7 @@ def test_the_token_leaves_the_address_before_the_links_page_shows() -> None:
         opened = client.post(_action(page), headers={**HOST, **ORIGIN})
         assert opened.status_code == 303 and opened.headers["location"] == clean
         cookies = opened.headers.get_list("set-cookie")
-        assert any(c.startswith(f"{COOKIE}={keys.cookie};") for c in cookies)
+        assert any(c.startswith(f"{COOKIE}={game_cookie(keys)};") for c in cookies)
         assert any(c.startswith(f"{HELD}=;") and "Max-Age=0" in c for c in cookies)
         assert told == [keys.link]
         game = client.get(clean, headers={**HOST, **BROWSER})  # (the game's page, cookie and all)
@@ -147,17 +153,17 @@ def test_the_button_pressed_twice_opens_the_game_once() -> None:
             phone.cookies.set(HELD, hold)
             again = phone.post(clean, headers={**HOST, **ORIGIN})
             assert again.status_code == 303, again.text
-            assert f"{COOKIE}={keys.cookie};" in again.headers["set-cookie"]
-        both = f"{HELD}={hold}; {COOKIE}={keys.cookie}"
+            assert f"{COOKIE}={game_cookie(keys)};" in again.headers["set-cookie"]
+        both = f"{HELD}={hold}; {COOKIE}={game_cookie(keys)}"
         with_both = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": both})
-        assert with_both.status_code == 303 and keys.cookie not in with_both.headers["set-cookie"]
+        assert with_both.status_code == 303 and game_cookie(keys) not in with_both.headers["set-cookie"]
         # (the first answer taken, the hold let go: the second tap's form comes with the cookie alone)
         form = {"content-type": "application/x-www-form-urlencoded"}
-        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={keys.cookie}"}
+        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={game_cookie(keys)}"}
         second = phone.post(clean, headers=cookie_alone)
         assert (second.status_code, second.headers["location"]) == (303, clean), second.text
         assert "set-cookie" not in second.headers
-        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={keys.cookie}"})
+        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={game_cookie(keys)}"})
         assert not_a_form.json()["code"] == "method-not-allowed"  # (the app's answer)
         assert len(told) == 1
         late = preview.post(clean, headers={**HOST, **ORIGIN})
@@ -234,6 +240,33 @@ def test_another_site_cannot_spend_the_link() -> None:
         assert client.post(clean, headers={**HOST, **hidden}).status_code == 303
 
 
+def test_a_hold_on_the_link_opens_nothing_from_another_address() -> None:
+    """A browser sends its cookies to every port of the computer, the
+    link's hold (terrace_link_<port>) too: another server there that the
+    phone visited before its button was pressed received the hold, and
+    pressing the button with it opened the game for that server's owner,
+    the link spent under the phone. The hold is good from the address of
+    the browser it was given to only, as the game's cookie is: from another
+    it is no hold (401 token-needed), and the phone's button still opens."""
+    keys = RemoteKeys()
+    with _phone(keys) as phone:
+        phone.follow_redirects = False
+        clean, page = _held_page(phone, f"/?token={keys.link}", BROWSER)
+        hold = phone.cookies.get(HELD)
+        assert hold is not None
+        with TestClient(phone.app, base_url=str(phone.base_url), client=("192.168.1.66", 50000),
+                        follow_redirects=False) as other:
+            stolen = {**HOST, **ORIGIN, "cookie": f"{HELD}={hold}",
+                      "content-type": "application/x-www-form-urlencoded"}
+            pressed = other.post(_action(page), headers=stolen)
+            assert (pressed.status_code, pressed.json()["code"]) == (401, "token-needed")  # (before: 303)
+            assert "set-cookie" not in pressed.headers
+            page_again = other.get(clean, headers={**HOST, **BROWSER, "cookie": f"{HELD}={hold}"})
+            assert page_again.status_code == 401
+        opened = phone.post(_action(page), headers={**HOST, **ORIGIN})
+        assert opened.status_code == 303 and f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
+
+
 def test_the_browser_play_opens_needs_no_button() -> None:
     """The link made for the browser ``terrace play`` opens on this
     computer still opens the game at once (no program previews it)."""
@@ -243,7 +276,61 @@ def test_the_browser_play_opens_needs_no_button() -> None:
         client.follow_redirects = False
         opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
         assert opened.status_code == 303 and opened.headers["location"] == "/"
-        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+        assert f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
+
+
+def test_the_browsers_link_opens_only_from_a_connection_its_check_allows() -> None:
+    """The link made for the browser ``terrace play`` opens is on that
+    browser's command line, which every user of the computer reads in ``ps``:
+    any of them could open the game with it before the browser did. Made
+    with a check of the connection (``only_for``: on Linux, a connection of
+    this user's own programs), it opens nothing for another connection (401
+    ``token-needed``, as no link, and left unspent), then the game for the
+    connection allowed, once."""
+    allowed: list[tuple[object, object]] = []
+
+    def second_asks(client: object, server: object) -> bool:
+        allowed.append((client, server))
+        return len(allowed) > 1
+
+    keys = RemoteKeys()
+    own = keys.one_link(only_for=second_asks)
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        other = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
+        # (before: 303, setting the game's cookie)
+        assert other.status_code == 401 and 'data-code="token-needed"' in other.text
+        assert "set-cookie" not in other.headers and keys.is_one_step(own)
+        opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
+        assert opened.status_code == 303 and f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
+        assert not keys.is_one_step(own) and own not in keys.only_for
+    assert [tuple(end) for end in allowed[0]] == [("testclient", 50000), ("localhost", 80)]  # (its two ends)
+
+
+def test_a_connections_owner_is_the_user_of_the_program_that_opened_it() -> None:
+    """Linux lists each TCP socket with its owner (/proc/net/tcp, tcp6):
+    the client's end of a connection of this process is this user's, also
+    as a socket listening on every IPv6 address sees an IPv4 client
+    (``::ffff:127.0.0.1``); a connection that does not exist has none."""
+    if not Path(PROC_SOCKETS[0]).exists():
+        pytest.skip("no list of sockets (not Linux)")
+    for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::"), (socket.AF_INET6, "::1")):
+        with socket.socket(family) as listening:
+            try:
+                listening.bind((host, 0))
+            except OSError:
+                continue  # (no IPv6 here)
+            listening.listen()
+            target = "127.0.0.1" if host == "::" else host
+            with socket.create_connection((target, listening.getsockname()[1])) as ours:
+                accepted, _ = listening.accept()
+                with accepted:
+                    client, server = accepted.getpeername()[:2], accepted.getsockname()[:2]
+                    assert socket_owner(client, server) == os.getuid(), (host, client)
+                    assert opened_by_this_user(client, server)
+                    assert ours.getsockname()[1] == client[1]
+    assert socket_owner(("127.0.0.1", 1), ("127.0.0.1", 2)) is None
+    assert not opened_by_this_user(None, None)
 
 
 def test_a_browser_reads_a_spent_or_wrong_link_as_a_page_in_its_language() -> None:
@@ -346,7 +433,7 @@ def test_a_browser_with_the_cookie_gets_the_game_whatever_became_of_its_hold() -
         clean, button = _held_page(phone, f"/?token={link}", BROWSER)
         assert "Open the game" in button
         own = phone.get(f"/?token={keys.one_link()}", headers={**HOST, **BROWSER})
-        assert own.status_code == 303 and phone.cookies.get(COOKIE) == keys.cookie
+        assert own.status_code == 303 and phone.cookies.get(COOKIE) == game_cookie(keys)
         assert phone.cookies.get(HELD) is not None
         game = phone.get(clean, headers={**HOST, **BROWSER})
         assert game.status_code == 200 and "Open the game" not in game.text

@@ -83,7 +83,8 @@ def test_plain_http_to_the_https_port_is_told_to_use_https(tmp_path: Path) -> No
             client = ssl.create_default_context(cafile=str(cert))
             client.check_hostname = False
             served = await _exchange(port, f"GET /x HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                                     f"Cookie: {token_cookie(port)}={TOKEN}\r\nConnection: close\r\n\r\n"
+                                     f"Cookie: {token_cookie(port)}={keys.cookie_for('127.0.0.1')}\r\n"
+                                     "Connection: close\r\n\r\n"
                                      .encode(), client)
             assert served.startswith(b"HTTP/1.1 200 ") and served.endswith(b"ok")
             assert reached == ["/x"]  # (no plain request reached the app)

@@ -24,7 +24,7 @@ from terrace.storage import MemoryStore
 from terrace.web import remote
 from terrace.web import server as web_server
 from terrace.web.security import RemoteKeys, token_cookie
-from web_support import app_client, open_link, started_server
+from web_support import app_client, game_cookie, open_link, started_server
 
 HOST = {"host": "192.168.1.20:8000"}
 COOKIE = token_cookie(8000)
@@ -41,13 +41,13 @@ def test_a_link_opens_the_game_once_and_a_new_one_is_told() -> None:
         assert opened.headers["referrer-policy"] == "no-referrer"
         assert opened.headers["cache-control"] == "no-store"
         cookie = opened.headers["set-cookie"]
-        assert cookie.startswith(f"{COOKIE}={keys.cookie};") and first not in cookie
+        assert cookie.startswith(f"{COOKIE}={game_cookie(keys)};") and first not in cookie
         assert told == [keys.link] and keys.link != first
         # the phone, cookie and all, opening the spent link again: the clean address, nothing more
-        again = phone.get(f"/?token={first}", headers={**HOST, "cookie": f"{COOKIE}={keys.cookie}"})
+        again = phone.get(f"/?token={first}", headers={**HOST, "cookie": f"{COOKIE}={game_cookie(keys)}"})
         assert again.status_code == 303 and again.headers["location"] == "/"
         assert "set-cookie" not in again.headers and len(told) == 1
-        with_cookie = {**HOST, "cookie": f"{COOKIE}={keys.cookie}"}
+        with_cookie = {**HOST, "cookie": f"{COOKIE}={game_cookie(keys)}"}
         assert phone.get("/api/stats", headers=with_cookie).status_code == 200
     with app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as other:
         other.follow_redirects = False

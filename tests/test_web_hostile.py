@@ -732,6 +732,8 @@ LINK = "l" * 32
 """The link's token, good for one use."""
 COOKIE = token_cookie(8000)
 """The token cookie's name at ``192.168.1.20:8000``, the address the remote tests use."""
+SENT = RemoteKeys(cookie=TOKEN, link=LINK).cookie_for("testclient")
+"""The game's cookie a test client is given: the secret bound to its address."""
 
 
 @pytest.mark.parametrize(("host", "status"), [
@@ -757,12 +759,12 @@ def test_only_this_computers_names_are_answered(
 @pytest.mark.parametrize(("headers", "query", "method", "status"), [
     ({}, "", "GET", 401),
     ({"cookie": f"{COOKIE}={'K' * 32}"}, "", "GET", 401),  # (wrong, of the right length)
-    ({"cookie": f"{COOKIE}={TOKEN[:-1]}"}, "", "GET", 401),
-    ({"cookie": f"{COOKIE}={TOKEN}k"}, "", "GET", 401),
-    ({"cookie": f"{COOKIE.title()}={TOKEN}"}, "", "GET", 401),
-    ({"cookie": f"other={TOKEN}"}, "", "GET", 401),
-    ({"cookie": f"{token_cookie(8001)}={TOKEN}"}, "", "GET", 401),  # (another server's, on port 8001)
-    ({"cookie": f"{token_cookie(None)}={TOKEN}"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE}={SENT[:-1]}"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE}={SENT}k"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE.title()}={SENT}"}, "", "GET", 401),
+    ({"cookie": f"other={SENT}"}, "", "GET", 401),
+    ({"cookie": f"{token_cookie(8001)}={SENT}"}, "", "GET", 401),  # (another server's, on port 8001)
+    ({"cookie": f"{token_cookie(None)}={SENT}"}, "", "GET", 401),
     ({"authorization": f"Bearer {TOKEN}"}, "", "GET", 401),
     ({"x-token": TOKEN}, "", "GET", 401),
     ({}, f"TOKEN={LINK}", "GET", 401),
@@ -770,8 +772,9 @@ def test_only_this_computers_names_are_answered(
     ({}, f"token={TOKEN}", "GET", 401),  # (the cookie's secret is no link)
     ({}, f"token={LINK}", "POST", 401),  # (a POST needs the cookie)
     ({}, f"token={LINK}", "GET", 401),  # (the API takes no link: the link opens the page)
-    ({"cookie": f"{COOKIE}={TOKEN}"}, "", "GET", 200),
-    ({"cookie": f"{COOKIE}={TOKEN}"}, "", "POST", 201),
+    ({"cookie": f"{COOKIE}={TOKEN}"}, "", "GET", 401),  # (the secret itself, unbound)
+    ({"cookie": f"{COOKIE}={SENT}"}, "", "GET", 200),
+    ({"cookie": f"{COOKIE}={SENT}"}, "", "POST", 201),
 ])
 def test_remote_play_opens_only_with_the_token(
     headers: dict[str, str], query: str, method: str, status: int
@@ -788,9 +791,9 @@ def test_remote_play_opens_only_with_the_token(
             assert response.headers["connection"] == "close"
         if status == 303:
             assert response.headers["location"] == "/api/games"
-            assert f"{COOKIE}={TOKEN};" in response.headers["set-cookie"]
+            assert f"{COOKIE}={SENT};" in response.headers["set-cookie"]
         client.cookies.clear()
-        games = client.get("/api/games", headers={"cookie": f"{COOKIE}={TOKEN}", "host": headers["host"]})
+        games = client.get("/api/games", headers={"cookie": f"{COOKIE}={SENT}", "host": headers["host"]})
         assert len(games.json()["games"]) == (1 if status == 201 else 0)
 
 
@@ -799,7 +802,7 @@ def test_the_token_is_never_echoed(caplog: pytest.LogCaptureFixture) -> None:
     header, no log line, also when the request quotes the token itself."""
     with _client(MemoryStore(), token=RemoteKeys(cookie=TOKEN, link=LINK)) as client:
         client.follow_redirects = False
-        cookie = {"cookie": f"terrace_token={TOKEN}"}
+        cookie = {"cookie": f"terrace_token={SENT}"}
         page = client.get(f"/?token={LINK}")
         assert page.status_code == 303 and TOKEN not in page.text and TOKEN not in str(page.headers)
         first = client.post("/")

@@ -453,7 +453,9 @@ def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     assert _guarded([host], "POST", "token=s3cret", token="s3cret", path="/") == 401  # (no link)
     assert _guarded([host], "POST", "token=l1nk&token=l1nk", token="s3cret", path="/") == 401
     assert _guarded([host], "POST", "token=l1nk&token=guess", token="s3cret", path="/") == 401
-    assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 200
+    given = RemoteKeys(cookie="s3cret", link="l1nk").cookie_for("")  # (bound to the client: none here)
+    assert _guarded([host, ("cookie", f"terrace_token={given}")], "GET", token="s3cret") == 200
+    assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 401  # (unbound)
     assert _guarded([host, ("cookie", "terrace_token=guess")], "GET", token="s3cret") == 401
     assert _guarded([host, ("cookie", "terrace_token=")], "GET", token="s3cret") == 401
 

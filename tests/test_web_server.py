@@ -18,6 +18,8 @@ import select
 import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +36,7 @@ from terrace.web.app import STATIC
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
-from web_support import open_link, started_server
+from web_support import Server, open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
 """Rules whose deals the solver rarely proves won: a long search."""
@@ -150,20 +152,30 @@ def test_ctrl_c_pressed_twice_ends_the_server_quietly(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
 
-def test_ctrl_c_pressed_again_and_again_while_the_game_stops_ends_it_with_0_quietly() -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("when", ["at the start", "once it answers"])
+def test_a_stop_signal_sent_again_and_again_while_the_game_stops_ends_it_with_0_quietly(
+        sig: int, when: str) -> None:
     """A second Ctrl+C 0.2-0.36 s after the first, while the stopped game
     closed its database and Python ended, ended it by SIGINT (130 in the
-    shell), where one Ctrl+C, or a second at 0.05 s, ends it with 0. Ctrl+C
-    is pressed every 20 ms here until the game has ended, reaching every
-    moment of its stop: status 0 and nothing said, as for one."""
+    shell), where one Ctrl+C, or a second at 0.05 s, ends it with 0; a
+    second SIGTERM at any moment of the stop ended it by SIGTERM (143 in
+    the shell), 3 times of 3 (within 0.05-0.3 s), and one that came as a
+    solver process was being started left that process's "EOFError: Ran out
+    of input" on the terminal (3 times of 8). The signal is sent every
+    20 ms here until the game has ended, reaching every moment of its stop
+    (from the link printed, or from its first answer on): status 0 and
+    nothing said, as for one, within the time a stop takes."""
     with started_server() as server:
+        if when == "once it answers":
+            assert httpx.get(server.url + "api/variants", trust_env=False).status_code == 200
         started = time.monotonic()
         while server.proc.poll() is None:
             assert time.monotonic() - started < 30, "the game did not stop"
             with contextlib.suppress(ProcessLookupError):
-                os.kill(server.proc.pid, signal.SIGINT)
+                os.kill(server.proc.pid, sig)
             time.sleep(0.02)
-        assert server.proc.returncode == 0  # (before: -2, died of SIGINT)
+        assert server.proc.returncode == 0  # (before: -2, died of SIGINT; -15, of SIGTERM)
         assert server.stderr() == ""
 
 
@@ -319,6 +331,74 @@ def test_remote_play_needs_the_secret_link() -> None:
         assert "Traceback" not in server.stderr()
 
 
+def _get_as_another_user(url: str, uid: int = 65534) -> bytes:
+    """The raw answer to a GET of ``url`` sent by a process of the user
+    ``uid`` (nobody), as another user of the computer who read the link in
+    ``ps`` would send it (a fork that only uses sockets: no exec)."""
+    parts = urlsplit(url)
+    assert parts.hostname is not None and parts.port is not None
+    request = (f"GET {parts.path}?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+               "Connection: close\r\n\r\n").encode()
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(readable)
+            os.setgid(uid)
+            os.setuid(uid)
+            with socket.socket(socket.AF_INET) as sock:
+                sock.settimeout(20)
+                sock.connect((parts.hostname, parts.port))
+                sock.sendall(request)
+                while chunk := sock.recv(65536):
+                    os.write(writable, chunk)
+        finally:
+            os._exit(0)
+    os.close(writable)
+    answer = b""
+    with os.fdopen(readable, "rb") as reading:
+        answer = reading.read()
+    os.waitpid(pid, 0)
+    return answer
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or os.geteuid() != 0 or not Path("/proc/net/tcp").exists(),
+                    reason="needs root (to be another user) and Linux's list of sockets")
+def test_the_link_on_the_browsers_command_line_opens_nothing_for_another_user(tmp_path: Path) -> None:
+    """``terrace play --remote`` opens the browser with a link of its own,
+    on the browser's command line, which every user of the computer reads
+    in ``ps``: another user who read it there opened the game with it
+    (303, the game's cookie set) before the browser did, and the browser
+    then read link-spent. The link opens the game only from a connection of
+    this user's programs now: 401 for the other user, and the link left for
+    the browser, which opens the game."""
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "terrace", "play", "--remote", "--host", "127.0.0.1", "--port", "0", "--db",
+         ":memory:"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", BROWSER=f"{browser} %s"))
+    try:
+        deadline = time.monotonic() + 60
+        while not opened.exists() or not opened.read_text().strip():
+            assert proc.poll() is None and time.monotonic() < deadline, "no browser was opened"
+            time.sleep(0.05)
+        link = opened.read_text().strip()  # (what ps shows)
+        assert "token=" in link, link
+        theirs = _get_as_another_user(link)
+        assert theirs.startswith(b"HTTP/1.1 401 "), theirs[:300]  # (before: 303, and the game's cookie)
+        assert b"set-cookie" not in theirs.lower()
+        ours = httpx.get(link, trust_env=False, timeout=30)
+        assert ours.status_code == 303 and ours.headers["set-cookie"].startswith("terrace_token_")
+    finally:
+        Server(proc, "", "").stop()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
 def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
     """A browser keeps cookies by host name, whatever the port: two servers
     of one computer (a player each, with a database each) set the same
@@ -335,6 +415,29 @@ def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
             assert browser.get(first.url + "api/games").status_code == 200
             assert browser.get(second.url + "api/games").status_code == 200
             assert len(browser.cookies) == 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs 127.0.0.2 on the loopback")
+def test_a_cookie_another_server_of_the_computer_receives_opens_nothing_from_elsewhere() -> None:
+    """A browser sends its cookies to every port of a host: another server
+    of the computer (another user's, on another port) that the phone
+    visited received the game's cookie, and opened the game with it from
+    anywhere (200). The cookie is bound to the address of the browser it
+    was given to: sent from another address it opens nothing (401), while
+    the phone plays on."""
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        match = re.search(r"http://\S+\?token=\S+", server.first_line)
+        assert match is not None, server.first_line
+        name = token_cookie(urlsplit(server.url).port)
+        phone_network = httpx.HTTPTransport(local_address="127.0.0.2")  # (the phone: another address)
+        with httpx.Client(transport=phone_network, trust_env=False, timeout=30) as phone:
+            assert open_link(phone, match.group(0)).status_code == 303
+            received = phone.cookies.get(name)  # (what the other server receives, name and all)
+            assert received is not None
+            assert phone.get(server.url + "api/stats").status_code == 200
+        with httpx.Client(trust_env=False, timeout=30) as thief:  # (from the computer itself)
+            stolen = thief.get(server.url + "api/stats", headers={"cookie": f"{name}={received}"})
+            assert (stolen.status_code, stolen.json()["code"]) == (401, "token-needed")  # (before: 200)
 
 
 def _connect(url: str) -> socket.socket:

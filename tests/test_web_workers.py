@@ -764,6 +764,30 @@ def test_a_winnable_search_says_its_limit_and_how_many_deals_it_tried() -> None:
     assert tried is not None and int(tried.group(1)) >= 1, error
 
 
+def test_a_winnable_search_on_a_worker_still_starting_tries_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "winnable deals only" search given to a worker that took its whole
+    budget to start (right after the server's start, on a busy machine) had
+    no time left once it began, and was refused "no deal was proved
+    winnable within 0.6 s for these rules (0 tried)". It searches a share
+    of its budget at least (LEAST_SHARE), as a hint does, and tries deals."""
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (held by SIGSTOP here, slow on a busy machine)
+    store = MemoryStore()
+    pool = SolverPool(workers=1)
+    app = create_app(store, winnable_seconds=0.6, pool=pool)
+    pool.start()
+    pid = _held_worker(pool, 0)
+    threading.Timer(1.0, os.kill, args=(pid, signal.SIGCONT)).start()
+    try:
+        response = asyncio.run(_post(app, "/api/games", {"winnable": True, "options": {"decks": 8}}))
+    finally:
+        pool.close()
+    assert response.status_code == 503, response.text
+    tried = re.search(r"within 0.6 s for these rules \(([0-9]+) tried\)", response.json()["error"])
+    assert tried is not None and int(tried.group(1)) >= 1, response.text  # (before: 0 tried)
+    assert response.json()["params"]["tried"] >= 1
+    assert store.recent() == []
+
+
 def test_a_winnable_search_counts_its_wait_for_a_worker() -> None:
     """The budget runs from the request, not from when a worker was free:
     a request that waited 2 s for the only worker has 0.5 s of its 2.5 s left."""

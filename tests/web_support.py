@@ -176,6 +176,13 @@ def game_line(client: Any, game_id: str) -> dict[str, Any]:
     return line
 
 
+def game_cookie(keys: Any, client: str = "testclient") -> str:
+    """The game's cookie that ``keys`` (RemoteKeys) give a browser at the
+    address ``client`` (a TestClient's, unless told)."""
+    cookie: str = keys.cookie_for(client)
+    return cookie
+
+
 def open_link(client: Any, link: Any, headers: dict[str, str] | None = None) -> Any:
     """Use a remote link as a person does: its ``GET`` (which leaves the
     link unused, as a preview does) leads to the clean address, where its

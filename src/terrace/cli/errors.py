@@ -42,7 +42,7 @@ import os
 import re
 import signal
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
 
@@ -170,6 +170,25 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+SignalHandler = Callable[[int, FrameType | None], None]
+"""A signal handler, as :func:`signal.signal` takes it."""
+
+
+def _stop_signals() -> list[signal.Signals]:
+    """The signals that stop a command: Ctrl+C, SIGTERM and SIGHUP (none on Windows)."""
+    return [signal.SIGINT, signal.SIGTERM, *([HANG_UP] if HANG_UP is not None else [])]
+
+
+def _once(raise_it: SignalHandler) -> SignalHandler:
+    """The handler ``raise_it`` that, as it raises, ignores every stop
+    signal (:func:`_stop_signals`) for the rest of the process."""
+    def handler(signum: int, frame: FrameType | None) -> None:
+        for taken in _stop_signals():
+            signal.signal(taken, signal.SIG_IGN)
+        raise_it(signum, frame)
+    return handler
+
+
 def _hang_up(signum: int, frame: FrameType | None) -> None:
     # (named as itself where this module's SIGTERM handler is set; else
     # SIGTERM, to whatever handler takes it then: a survey's, or the web
@@ -196,17 +215,23 @@ def hang_up_ends() -> None:
 
 
 @contextmanager
-def stop_on_sigterm() -> Iterator[None]:
+def stop_on_sigterm(once: bool = False) -> Iterator[None]:
     """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
     as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`);
     Ctrl+C raises :class:`Interrupted`.
     SIGHUP stops it as SIGTERM does, raising :class:`HungUp` (it killed an
     import outright, its new database left with a -wal and -shm, and an
     export its temporary file), unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
+    ``once``: the first of these signals stops the command, and every later
+    one is ignored for the rest of the process (``terrace play``, whose stop
+    ends with 0: a second SIGTERM while it stopped ended it with 143).
     Nothing changes off the main thread (a test runner's), where no signal
-    handler can be set."""
+    handler can be set. A handler that something else set meanwhile (one
+    ignoring the signals: ``once``) is left as it is at the end."""
+    # (SIGHUP's _hang_up goes on as SIGTERM where SIGTERM's handler is not _terminate: once's stops once)
+    terminate, interrupted = (_once(_terminate), _once(_interrupted)) if once else (_terminate, _interrupted)
     try:
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        previous = signal.signal(signal.SIGTERM, terminate)
     except ValueError:  # not the main thread
         yield
         return
@@ -214,17 +239,19 @@ def stop_on_sigterm() -> Iterator[None]:
     if taken is not None:
         signal.signal(taken, _hang_up)
     # (Ctrl+C raises Interrupted, unless it is ignored: a job started in the background)
-    interrupting = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    previous_int = signal.getsignal(signal.SIGINT)
+    interrupting = previous_int is signal.default_int_handler or previous_int is _interrupted
     if interrupting:
-        signal.signal(signal.SIGINT, _interrupted)
+        signal.signal(signal.SIGINT, interrupted)
     try:
         yield
     finally:
-        if interrupting and signal.getsignal(signal.SIGINT) is _interrupted:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        if taken is not None:
+        if interrupting and signal.getsignal(signal.SIGINT) is interrupted:
+            signal.signal(signal.SIGINT, previous_int)
+        if taken is not None and signal.getsignal(taken) is _hang_up:
             signal.signal(taken, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, previous)
+        if signal.getsignal(signal.SIGTERM) is terminate:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def debug_wanted(flag: bool) -> bool:

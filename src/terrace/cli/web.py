@@ -3,10 +3,8 @@ server itself is :mod:`terrace.web.server`)."""
 
 from __future__ import annotations
 
-import signal
 import ssl
 import sys
-from contextlib import suppress
 from typing import Any
 
 import click
@@ -102,18 +100,22 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         # does, and the store is closed below: uvicorn, once stopped, raises
         # the signal again, which without a handler of ours would end the
         # process before that.
-        with stop_on_sigterm():
+        # The first stop signal ignores every later one for the rest of the
+        # process (stop_on_sigterm's once): what is left once the server has
+        # stopped, closing the database and Python's own end, takes 0.2-0.4 s,
+        # and a second Ctrl+C then ended the game by SIGINT (130 in the shell,
+        # where one ends it with 0), a second SIGTERM by SIGTERM (143), or,
+        # during the close, with "stopped: ..." and 130 or 143. The stop under
+        # way ends as it would have, with 0; the server itself takes a second
+        # signal as a call to stop at once (serve).
+        with stop_on_sigterm(once=True):
             try:
-                stopped = run(store, settings, sys.stdout, sock)
+                run(store, settings, sys.stdout, sock)
             except KeyboardInterrupt:
                 # (Ctrl+C or SIGTERM in the moment between the link printed
                 # and the server taking them: the game ends as it would a
                 # moment later, with status 0, not 130 and "stopped: ...")
-                stopped = True
-                _stopping()
                 sock.close()
-            if stopped:
-                _stopping()
     except BaseException:
         sock.close()
         raise
@@ -121,17 +123,6 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         close = getattr(store, "close", None)
         if close is not None:  # a file store leaves no -wal or -shm file behind
             close()
-
-
-def _stopping() -> None:
-    """Ignore Ctrl+C for the rest of the process, once a signal has stopped
-    the server: what is left, closing the database and Python's own end,
-    takes 0.2-0.4 s, and a second Ctrl+C then ended the game by SIGINT (130
-    in the shell, where one Ctrl+C ends it with 0), as Python gives the
-    signal its default back as it ends; or, during the close, with
-    "stopped: ..." and 130. The stop under way ends as it would have, with 0."""
-    with suppress(ValueError):  # (not the main thread)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _tls(host: str, https: bool, certfile: str | None, keyfile: str | None

@@ -39,7 +39,7 @@ from terrace.solver.observation import Event
 from terrace.web.coach_job import LEAST_SECONDS, coach_job
 from terrace.web.endpoints import SEEN_FIELDS, WebGame, fair_seed, for_solver, game_events, in_play, within
 from terrace.web.i18n import WebRefusal
-from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
+from terrace.web.replies import ApiError, check_after, json_response, may_change, only_fields, read_body
 from terrace.web.view import finished
 
 
@@ -79,7 +79,9 @@ class CoachEndpoints:
         # log, sending it to the solver and describing its answer too)
         until = time.monotonic() + self.budgets.analysis
         game = await self.web.load(request.path_params["game_id"])
-        only_fields(await read_body(request), set())
+        body = await read_body(request)
+        only_fields(body, SEEN_FIELDS)
+        check_after(body, game)  # (not may_change: a game given up is analysed too)
         board = game.board()
         if not finished(game, board.status):
             raise ApiError(WebRefusal.COACH_NOT_OVER)
@@ -104,6 +106,7 @@ class CoachEndpoints:
         except TimeoutError:
             report = Analysis(UNKNOWN, len(moves), -1, len(moves) + 1,
                               seconds=self.budgets.analysis).to_dict()
+        await self.web.still_seen(body, game)  # (another tab took a move back: the game analysed is gone)
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)
         if reopenable:

@@ -348,13 +348,14 @@ class WebGame:
     async def winnable(self, request: Request, rules: Rules, start: int) -> int:
         """The first deal from ``start`` on that the solver proves won,
         within the server's total budget for one request, counted from
-        now: a wait for a free worker is part of it."""
+        now: a wait for a free worker, or for one to start, is part of it,
+        and the search has a share of it at least (a ``timed`` job: it had
+        none left after a start that took the whole budget, and answered
+        "(0 tried)")."""
         total = self.winnable_seconds
-        until = time.monotonic() + total
         try:
-            return await self.in_solver(request, hints.next_winnable, rules, start,
-                                        min(WINNABLE_DEAL_SECONDS, total), until,
-                                        str(self.store.verdicts_path), budget=total)
+            return await self.in_solver(request, hints.next_winnable, rules, start, WINNABLE_DEAL_SECONDS,
+                                        str(self.store.verdicts_path), budget=total, timed=True)
         except NoWinnableDealError as error:
             raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=total, tried=error.tried) from None
 

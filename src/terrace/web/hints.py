@@ -12,7 +12,6 @@ its budget; ``cancel`` stops a search early.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -145,16 +144,16 @@ def analyse(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[
 
 
 def next_winnable(
-    rules: Rules, start: int, deal_seconds: float, until: float, db_path: str | None = None,
-    cancel: Cancel | None = None,
+    rules: Rules, start: int, deal_seconds: float, db_path: str | None = None, *,
+    seconds: float, cancel: Cancel | None = None,
 ) -> int:
     """The first deal number from ``start`` on that the solver proves
-    winnable by ``until`` (a :func:`time.monotonic` instant, which every
-    process of the machine shares, so that time spent waiting for a worker
-    counts; see :func:`terrace.solver.winnable.next_winnable_deal`);
-    verdicts are cached in ``db_path`` (None: the default file)."""
-    return next_winnable_deal(rules, start, max_seconds=deal_seconds,
-                              total_seconds=max(0.0, until - time.monotonic()),
+    winnable within ``seconds`` (what the wait for a worker left of the
+    search's budget, and a share of it at least: a ``timed`` job of
+    :class:`~terrace.web.workers.SolverPool`; see
+    :func:`terrace.solver.winnable.next_winnable_deal`); verdicts are
+    cached in ``db_path`` (None: the default file)."""
+    return next_winnable_deal(rules, start, max_seconds=min(deal_seconds, seconds), total_seconds=seconds,
                               cancel=cancel, db_path=db_path)
 
 

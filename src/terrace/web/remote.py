@@ -44,6 +44,68 @@ def is_loopback(host: str) -> bool:
     return (mapped or ip).is_loopback
 
 
+PROC_SOCKETS = ("/proc/net/tcp", "/proc/net/tcp6")
+"""Where Linux lists the computer's TCP sockets with the user owning each."""
+
+
+def _listed_forms(address: str) -> set[str]:
+    """How :data:`PROC_SOCKETS` write ``address`` (an IPv4 address also as
+    IPv6 maps it, and the other way round): the address's 32-bit words in
+    hexadecimal, each as the machine stores it.
+
+    >>> import sys
+    >>> sorted(_listed_forms("127.0.0.1")) == (["0000000000000000FFFF00000100007F", "0100007F"]
+    ...     if sys.byteorder == "little" else ["00000000000000000000FFFF7F000001", "7F000001"])
+    True
+    """
+    ip = ipaddress.ip_address(address.split("%")[0])
+    v4 = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else ip
+    forms = set()
+    if v4 is not None:
+        forms.add(f"{struct.unpack('=I', v4.packed)[0]:08X}")
+        ip = ipaddress.IPv6Address(b"\0" * 10 + b"\xff\xff" + v4.packed)
+    forms.add("".join(f"{word:08X}" for word in struct.unpack("=4I", ip.packed)))
+    return forms
+
+
+def socket_owner(client: tuple[str, int], server: tuple[str, int]) -> int | None:
+    """The id of the user whose program holds the client's end of a TCP
+    connection from ``client`` to ``server`` (addresses and ports as the
+    server's socket sees them), when that end is on this computer and
+    Linux lists it (:data:`PROC_SOCKETS`); else None."""
+    try:
+        wanted = {(f"{ours}:{client[1]:04X}", f"{theirs}:{server[1]:04X}")
+                  for ours in _listed_forms(client[0]) for theirs in _listed_forms(server[0])}
+    except (ValueError, TypeError):
+        return None
+    for path in PROC_SOCKETS:
+        try:
+            lines = Path(path).read_text(encoding="ascii", errors="replace").splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 7 and (fields[1], fields[2]) in wanted and fields[7].isdigit():
+                return int(fields[7])
+    return None
+
+
+def opened_by_this_user(client: tuple[str, int] | None, server: tuple[str, int] | None) -> bool:
+    """True when the connection from ``client`` to ``server`` was opened by
+    a program of the user running this process (the browser ``terrace
+    play`` opened), as far as the system says: on Linux, by the owner of
+    its socket (:func:`socket_owner`), so that another user of the
+    computer, who reads the browser's command line and its link in ``ps``,
+    cannot open that link; where no system list of sockets exists (macOS,
+    Windows), True."""
+    if not any(os.path.exists(path) for path in PROC_SOCKETS):
+        return True
+    if client is None or server is None:
+        return False
+    owner = socket_owner(client, server)
+    return owner is not None and owner == os.getuid()
+
+
 _PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
 """Addresses for documentation (TEST-NET-1, RFC 5737; RFC 3849), never
 routed for real: connecting a UDP socket to one picks the default route."""

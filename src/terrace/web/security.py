@@ -33,7 +33,10 @@
   read the API, get no Lax cookie, and the checks above refuse them anyway.
   The cookie's name carries the port of the address (:func:`token_cookie`):
   a browser keeps cookies by host name whatever the port, so two servers of
-  one computer took each other's place.
+  one computer took each other's place. And a browser sends them to every
+  port, so another server of the computer receives the cookie: its value is
+  the secret bound to the browser's address (:meth:`RemoteKeys.cookie_for`),
+  which opens nothing from another address.
 * Request bodies are capped at :data:`MAX_BODY` bytes.
 * Every response, refusals and server errors included, carries a strict
   Content-Security-Policy (no inline scripts or styles) and the usual
@@ -275,6 +278,12 @@ def new_secret() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+Address = tuple[str, int]
+"""A connection's end as a socket names it: an address and a port."""
+Opener = Callable[[Address | None, Address | None], bool]
+"""Whether a connection (its client's and its server's :data:`Address`) may open a link."""
+
+
 class RemoteKeys:
     """Remote play's secrets: the cookie's, the same while the server runs,
     and the links', each good for one use (see the module docstring): the
@@ -296,19 +305,50 @@ class RemoteKeys:
         self.renewed = renewed
         self.others: list[str] = []
         """Links made for one browser each, not used yet."""
+        self.only_for: dict[str, Opener] = {}
+        """The check of the connection that may open a link of :attr:`others`, by token."""
         self.spent: list[str] = []
         """The link tokens used already (one a device: a few)."""
 
-    def one_link(self) -> str:
-        """The token of a new link for one browser (not printed)."""
+    def cookie_for(self, client: str) -> str:
+        """The game's cookie for a browser at the address ``client``: the
+        cookie's secret bound to that address (an HMAC of it), so that the
+        cookie a browser sends to every port of the computer (cookies ignore
+        ports: another server there, another user's, receives it) opens
+        nothing from another address.
+
+        >>> keys = RemoteKeys()
+        >>> phone = keys.cookie_for("192.168.1.30")
+        >>> phone == keys.cookie_for("192.168.1.30") != keys.cookie_for("192.168.1.31"), keys.cookie in phone
+        (True, False)
+        """
+        digest = hmac.new(self.cookie.encode(), client.encode("utf-8", "replace"), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def one_link(self, only_for: Opener | None = None) -> str:
+        """The token of a new link for one browser (not printed); ``only_for``
+        (given the client's and the server's address of the request's
+        connection) says whether a connection may open it (the browser that
+        ``terrace play`` opens: one of this user's programs,
+        :func:`terrace.web.remote.opened_by_this_user`)."""
         token = new_secret()
         self.others.append(token)
+        if only_for is not None:
+            self.only_for[token] = only_for
         return token
+
+    def may_open(self, given: str, client: Address | None, server: Address | None) -> bool:
+        """True unless ``given`` is a link made for one browser whose check
+        (:meth:`one_link`'s ``only_for``) refuses the connection from
+        ``client`` to ``server``."""
+        check = next((c for token, c in self.only_for.items() if _equal(given, token)), None)
+        return check is None or check(client, server)
 
     def forget(self, token: str) -> None:
         """Drop the link made for one browser whose token is ``token`` (no
         browser will open it)."""
         self.others = [other for other in self.others if not _equal(token, other)]
+        self.only_for = {k: c for k, c in self.only_for.items() if not _equal(token, k)}
 
     def is_printed(self, given: str) -> bool:
         """True when ``given`` is the printed link's token (not spent)."""
@@ -332,6 +372,7 @@ class RemoteKeys:
         for token in self.others:
             if _equal(given, token):
                 self.others.remove(token)
+                self.only_for.pop(token, None)
                 self.spent.append(token)
                 return True
         return False
@@ -340,12 +381,14 @@ class RemoteKeys:
         """True when ``given`` is a link token used already."""
         return any(_equal(given, old) for old in self.spent)
 
-    def hold(self, given: str) -> str | None:
-        """A new secret by which one browser holds the printed link
-        ``given`` (its token, not spent) for :data:`HELD_SECONDS`, or None
-        when ``given`` is no such link. Nothing is spent: the link's page
-        shows its button to the holder (:meth:`holding`), and the button's
-        ``POST`` spends it (:meth:`open_held`)."""
+    def hold(self, given: str, client: str = "") -> str | None:
+        """A new secret by which one browser, at the address ``client``,
+        holds the printed link ``given`` (its token, not spent) for
+        :data:`HELD_SECONDS`, or None when ``given`` is no such link.
+        Nothing is spent: the link's page shows its button to the holder
+        (:meth:`holding`), and the button's ``POST`` spends it
+        (:meth:`open_held`); the hold is good from that address only, as the
+        game's cookie is (:meth:`cookie_for`)."""
         if not self.is_printed(given):
             return None
         now = self.clock()
@@ -353,28 +396,31 @@ class RemoteKeys:
         while len(self.holds) >= HELD_MOST:
             del self.holds[next(iter(self.holds))]
         secret = new_secret()
-        self.holds[secret] = _Hold(given, now + HELD_SECONDS)
+        self.holds[secret] = _Hold(given, now + HELD_SECONDS, client)
         return secret
 
-    def _held(self, secret: str) -> _Hold | None:
-        """The hold whose secret is ``secret``, unless it has run out."""
+    def _held(self, secret: str, client: str) -> _Hold | None:
+        """The hold whose secret is ``secret``, unless it has run out or was
+        made for another address than ``client``."""
         found = next((h for k, h in self.holds.items() if _equal(secret, k)), None)
-        return found if found is not None and self.clock() < found.until else None
+        if found is None or not _equal(client, found.client):
+            return None
+        return found if self.clock() < found.until else None
 
-    def holding(self, secret: str) -> bool | None:
+    def holding(self, secret: str, client: str = "") -> bool | None:
         """Whether the hold ``secret`` can open the game (its link not used
         yet, or used by this hold itself: the button pressed again when
         the first answer was lost); False when another used the link; None
-        for no hold (or one run out)."""
-        held = self._held(secret)
+        for no hold (or one run out, or another address's)."""
+        held = self._held(secret, client)
         if held is None:
             return None
         return held.opened or self.is_printed(held.link)
 
-    def open_held(self, secret: str) -> bool:
-        """True when the hold ``secret`` opens the game: the first time its
-        link is spent (:meth:`take`), and again while the hold lasts."""
-        held = self._held(secret)
+    def open_held(self, secret: str, client: str = "") -> bool:
+        """True when the hold ``secret`` opens the game for ``client``: the first
+        time its link is spent (:meth:`take`), and again while the hold lasts."""
+        held = self._held(secret, client)
         if held is None or not (held.opened or self.take(held.link)):
             return False
         held.opened = True
@@ -389,6 +435,8 @@ class _Hold:
     """The link's token."""
     until: float
     """When the hold runs out (on the keys' clock)."""
+    client: str = ""
+    """The address of the browser holding the link (:func:`client_address`)."""
     opened: bool = False
     """The hold has opened the game (spent its link)."""
 
@@ -476,7 +524,7 @@ class SecurityMiddleware:
         keys = self.token
         assert keys is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
-        has_cookie = _equal(cookies.get(token_cookie(port), ""), keys.cookie)
+        has_cookie = _equal(cookies.get(token_cookie(port), ""), keys.cookie_for(client_address(scope)))
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
         held = cookies.get(token_cookie(port, HELD_COOKIE))
@@ -528,10 +576,14 @@ class SecurityMiddleware:
                 return 303, *let_go
             if len(given) != 1:
                 return None
-            if keys.is_one_step(given[0]) and keys.take(given[0]):
+            # (the link of the browser terrace play opened: only from a connection it allows, its
+            # token being on that browser's command line, which every user of the computer reads)
+            ends = scope.get("client"), scope.get("server")
+            if keys.is_one_step(given[0]) and keys.may_open(given[0], *ends) and keys.take(given[0]):
                 _trust(scope)
-                return 303, *_with_cookie(opened, scope, token_cookie(port), keys.cookie)
-            secret = keys.hold(given[0])
+                game_cookie = keys.cookie_for(client_address(scope))
+                return 303, *_with_cookie(opened, scope, token_cookie(port), game_cookie)
+            secret = keys.hold(given[0], client_address(scope))
             if secret is None:
                 return None
             _trust(scope)
@@ -542,7 +594,7 @@ class SecurityMiddleware:
             return 303, *let_go
         if held is None or has_cookie:
             return None
-        state = keys.holding(held)
+        state = keys.holding(held, client_address(scope))
         if state is None or method not in ("GET", "HEAD", "POST"):
             return None
         if not state:
@@ -552,9 +604,30 @@ class SecurityMiddleware:
             return 200, *entry_page(pick_language(wanted), clean)
         if not _same_origin_write(scope, headers, _first(headers, "host") or ""):
             return _refused(CROSS_SITE, scope)
-        if not keys.open_held(held):
+        if not keys.open_held(held, client_address(scope)):
             return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
-        return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie)
+        return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie_for(client_address(scope)))
+
+
+def client_address(scope: Scope) -> str:
+    """The address of the request's client, as the game's cookie is bound
+    to it (:meth:`RemoteKeys.cookie_for`): an IPv4 client of a socket
+    listening on IPv6 (``::ffff:192.168.1.30``) as itself, an IPv6 one
+    without its zone; empty when the server does not say.
+
+    >>> client_address({"client": ("::ffff:192.168.1.30", 5)}), client_address({"client": None})
+    ('192.168.1.30', '')
+    """
+    client = scope.get("client")
+    if not client:
+        return ""
+    text = str(client[0]).split("%")[0]
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)
 
 
 def _is_form(headers: dict[str, list[str]]) -> bool:

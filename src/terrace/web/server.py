@@ -42,6 +42,7 @@ from terrace.web.remote import (
     is_loopback,
     machine_hosts,
     network_address,
+    opened_by_this_user,
     print_qr,
     url_host,
 )
@@ -257,6 +258,9 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLConte
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if stopped:
+                # (a second SIGTERM stops at once, as uvicorn takes a second Ctrl+C only)
+                self.force_exit = True
             stopped.append(sig)
             pool.closing.set()
             if store is not None:
@@ -315,7 +319,9 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     pool.start()
     if settings.open_browser:
         # (the browser opened here gets a link of its own: the printed one stays for the phone)
-        own = None if keys is None else keys.one_link()
+        # (its token is on the browser's command line, which every user of the computer reads in
+        # ps: it opens the game only from a connection of this user's, where the system says whose)
+        own = None if keys is None else keys.one_link(only_for=opened_by_this_user)
         opened = url if own is None else game_link(settings.host, port, own, scheme)
         threading.Timer(BROWSER_DELAY, open_browser, args=(opened, keys, own)).start()
     return serve(app, sock, pool, settings.tls, store)

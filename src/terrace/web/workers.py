@@ -69,7 +69,7 @@ from typing import Any, TypeVar
 
 from terrace.bounded import Bounded
 from terrace.refusals import Param, Reason
-from terrace.solver.stops import interrupts_held
+from terrace.solver.stops import stops_blocked
 from terrace.web.i18n import SolverStop
 
 T = TypeVar("T")
@@ -167,6 +167,8 @@ def _serve(conn: Connection, preload: tuple[str, ...] = ()) -> None:
     """A worker's life: import ``preload``, say so, then run jobs until the
     server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # (blocked as it started: SolverPool's terminate)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     for name in preload:
         importlib.import_module(name)
     try:
@@ -296,10 +298,13 @@ class _Worker:
         )
         # (Ctrl+C reaches the whole process group: a worker that took it
         # while it still imported printed a traceback; it starts with the
-        # signal blocked, until _serve ignores it)
+        # signal blocked, until _serve ignores it. SIGTERM is blocked here
+        # too, until _serve lets it through: the server's stop took it as a
+        # worker was started, the worker's start data half sent, and the
+        # worker said "EOFError: Ran out of input" on the terminal)
         if hasattr(signal, "pthread_sigmask"):
             resource_tracker.ensure_running()
-        with interrupts_held():
+        with stops_blocked():
             self.process.start()
         child.close()
         self.born = time.monotonic()
@@ -442,7 +447,11 @@ class SolverPool:
         with self._lock:
             workers, self._idle = [*self._idle, *self._busy], []
         for worker in workers:
-            worker.process.terminate()
+            # (one still starting has SIGTERM blocked until it runs _serve: killed, it ends at once)
+            if worker.ready_at is None:
+                worker.process.kill()
+            else:
+                worker.process.terminate()
         for worker in workers:
             worker.stop(0.5)
 

@@ -146,7 +146,8 @@ export const api = {
   // peek: the assist "Hints may look at face-down cards" is on.
   hint: (shown, peek = false) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek }),
   analysis: (shown) => call("POST", `${game(shown.id)}/analysis`, seen(shown)),
-  coach: (id) => call("POST", `${game(id)}/coach`, {}),
+  // (the replay's game JSON: an answer about a game another window changed meanwhile is refused 409)
+  coach: (shown) => call("POST", `${game(shown.id)}/coach`, { revision: shown.revision }),
   chances: (shown) => call("POST", `${game(shown.id)}/chances`, seen(shown)),
   warn: (shown, move) => call("POST", `${game(shown.id)}/warn`, { move, ...seen(shown) }),
   why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),

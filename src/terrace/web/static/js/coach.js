@@ -139,7 +139,7 @@ async function analyseNow(id, ctx) {
   redraw();
   const button = $("#replay-coach");
   if (button) button.setAttribute("aria-disabled", "true");
-  const result = await api.coach(id);
+  const result = await api.coach(app.game && app.game.id === id ? app.game : { id });
   if (button) button.removeAttribute("aria-disabled");
   delete box.dataset.state;
   if (!app.game || !app.game.replay || app.game.id !== id) {
