@@ -1142,7 +1142,8 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     under the pointer: it is cut to one line, and More shows it whole. The
     bubble by a pile's top card lay above it, over the first terrace cards'
     rank and suit (five indices at 1280x720): it goes on the side where it
-    hides fewer, below here, where it hides none."""
+    hides fewer, below here, where it hides none, and for the terrace's
+    first two cards too."""
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
     page = open_game(game, locale=locale, viewport={"width": width, "height": height})
     board_top = "document.querySelector('#board').getBoundingClientRect().top"
@@ -1151,10 +1152,13 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     page.locator("#prompt.notice.error").wait_for()
     settled(page)
     assert indices_under(page) == []
-    # (the first terrace card's, centred on it, hid foundation 1's 9♣ whole)
-    page.locator("[data-pile='reserve'] > .card").first.click()
-    page.locator("#why:not([hidden])").wait_for()
-    assert indices_under(page) == []
+    # (the first terrace card's, centred on it, hid foundation 1's 9♣ whole;
+    # the second's, moved left in steps of 12 px, its upper index by 0.6 px)
+    for card in range(2):
+        page.keyboard.press("Escape")
+        page.locator("[data-pile='reserve'] > .card").nth(card).click()
+        page.locator("#why:not([hidden])").wait_for()
+        assert indices_under(page) == [], card
     page.route("**/why*", lambda route: route.fulfill(status=431, body=""))
     top(page, "t8").click()
     settled(page)

@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { getLanguage, sentence as asSentence, spoken } from "./i18n.js";
-import { leastHiding } from "./placing.js";
+import { besideIndices, leastHiding } from "./placing.js";
 import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
@@ -49,6 +49,9 @@ export function showWhy(text, anchor) {
 // it still spans part of the card, the nearest first; always inside the
 // window. Centred alone, the bubble of the first terrace card at 1280x720
 // hid foundation 1's 9♣ (both its indices), where moved left it hides none.
+// Last, the spots just clear of a card's index (placing.js besideIndices)
+// that still lie by the card: the second terrace card's bubble, moved left
+// in steps of 12 px, hid the 9♣'s upper index by 0.6 px in German.
 function bubbleSpots(rect, { width, height }) {
   const margin = 6;
   const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
@@ -66,7 +69,17 @@ function bubbleSpots(rect, { width, height }) {
       for (const top of tops) spots.push(inside(left, top));
     }
   }
-  return spots;
+  // (by the card: over 8 px or more of its width, 2-20 px below or above it)
+  const clear = besideIndices({ width, height });
+  const across = clear.lefts.filter((left) => left + width >= rect.left + 8 && left <= rect.right - 8);
+  const near = clear.tops.filter((top) => (top >= rect.bottom + 2 && top <= rect.bottom + 20)
+    || (top + height <= rect.top - 2 && top + height >= rect.top - 20));
+  const far = (spot) => Math.hypot(spot.left - centred, spot.top - tops[0]);
+  const snapped = [];
+  for (const left of [centred, ...across]) {
+    for (const top of [...tops, ...near]) snapped.push(inside(left, top));
+  }
+  return [...spots, ...snapped.sort((a, b) => far(a) - far(b))];
 }
 
 // Explain a card the player pressed: `index` is its place in `pile` (null:

@@ -21,6 +21,19 @@ function underNextCard(card, rect) {
   return false;
 }
 
+// The lefts and tops at which a box of `size` ({width, height}) lies just
+// clear of a card's index in sight, beside or below or above it: a spot
+// on a grid of 12 px may miss by less than a pixel a gap that holds it.
+export function besideIndices({ width, height }) {
+  const lefts = [];
+  const tops = [];
+  for (const r of cardIndices()) {
+    lefts.push(r.right + 1, r.left - width - 1);
+    tops.push(r.bottom + 1, r.top - height - 1);
+  }
+  return { lefts, tops };
+}
+
 // How many of `indices` the box at `left`, `top` of `width` x `height` covers.
 function hiddenBy(indices, left, top, { width, height }) {
   return indices.filter((r) => r.left < left + width && left < r.right
@@ -28,8 +41,8 @@ function hiddenBy(indices, left, top, { width, height }) {
 }
 
 // Of `spots` ({left, top}, the preferred first), the first where a box of
-// `size` ({width, height}) hides fewest indices.
-export function leastHiding(spots, size) {
+// `size` ({width, height}) hides fewest indices: {spot, hidden}, the count.
+export function fewestHidden(spots, size) {
   const indices = cardIndices();
   let best = spots[0];
   let fewest = Infinity;
@@ -40,7 +53,12 @@ export function leastHiding(spots, size) {
       if (!hidden) break;
     }
   }
-  return best;
+  return { spot: best, hidden: fewest };
+}
+
+// (the spot alone)
+export function leastHiding(spots, size) {
+  return fewestHidden(spots, size).spot;
 }
 
 // The spots of a box of `size` inside `area` ({left, top, right, bottom}),
