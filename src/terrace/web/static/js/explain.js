@@ -1,6 +1,6 @@
 // Why a card cannot move, shown in a small bubble next to it: for a card
 // pressed (GET /api/games/{id}/why, asked once per position) and for a drop
-// the rules refuse (main.js passes the server's reason). The words come
+// the rules refuse (play.js passes the server's reason). The words come
 // from the server, in the page's language.
 
 import { api } from "./api.js";
