@@ -637,6 +637,22 @@ def test_the_end_screen_of_a_lost_game_leaves_its_last_cards_in_sight(lost_game:
     assert box["y"] + box["height"] <= 720 and box["x"] >= 0 and box["x"] + box["width"] <= 1280
 
 
+def test_the_end_screen_of_a_dead_terrace_hides_no_card_at_1280_px(api: Api, open_game: Any) -> None:
+    """General's Patience with four candidates, deal 3 after c1: a hint
+    proves the terrace dead, and the end screen opens over the board. At
+    1280x720 in German it hid four indices, the terrace's end card among
+    them, and narrowed still two: no spot at its width hides none. Wider
+    and lower it hides none, there and at 1366x768."""
+    game = api.play(api.new(variant="generals-patience", deal_number=3, options={"candidates": 4}), "c1")
+    page = open_game(game, locale="de-DE", viewport={"width": 1280, "height": 720})
+    page.locator("#btn-hint").click()
+    page.locator("dialog.end[open]", has_text="Terrasse").wait_for()
+    settled(page)
+    assert indices_under(page, "#dlg-end") == []
+    resize(page, 1366, 768)
+    assert indices_under(page, "#dlg-end") == []
+
+
 def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> None:
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
