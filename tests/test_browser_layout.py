@@ -1170,6 +1170,26 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     open_game.errors.clear()  # (the browser's console reports the 431)
 
 
+def test_a_refused_card_s_bubble_on_an_upright_phone_hides_no_index(api: Api, open_game: Any) -> None:
+    """At 360x640 the bubble by a terrace card that cannot move hid an
+    index of foundation 1's 9♣ above the terrace (each of the first four
+    cards' bubbles), or the piles' below it: each spot 2-20 px from the
+    card hides some. It goes below the piles' row of small cards now, still
+    across from the card."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    for index in range(2):
+        card = page.locator("[data-pile='reserve'] > .card").nth(index)
+        card.tap()
+        page.locator("#why:not([hidden])").wait_for()
+        settled(page)
+        assert indices_under(page) == [], index
+        box, rect = page.locator("#why").bounding_box(), card.bounding_box()
+        assert box["x"] < rect["x"] + rect["width"] and rect["x"] < box["x"] + box["width"]
+        below, above = box["y"] - rect["y"] - rect["height"], rect["y"] - box["y"] - box["height"]
+        assert 0 < below < rect["height"] + 21 or 0 < above < rect["height"] + 21
+
+
 def test_a_hint_of_many_samples_moves_no_card_at_1024_px(api: Api, open_game: Any) -> None:
     """At 1024x768 in German the prompt of play holds two lines; a fair
     hint of 4,096 samples ('Gewinnt in 1.234 von 4.096 ausgelosten
