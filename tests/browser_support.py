@@ -253,7 +253,7 @@ def until(ok: Callable[[], Any], seconds: float = 10) -> None:
 
 def settled(page: Any) -> None:
     """Wait until the page has done all it was asked: no action of its
-    queue waiting or running (main.js: enqueue; auto-play after a move
+    queue waiting or running (queue.js: enqueue; auto-play after a move
     included). What a key or a click asks for is queued as the event is
     handled, before Playwright's press or click returns: so a check that
     nothing happened (no move, no request) can follow this at once, where
@@ -297,7 +297,7 @@ def drag(page: Any, box: dict[str, float], to: dict[str, float], steps: int = 6)
 def hint_words(page: Any) -> str:
     """The hint the prompt shows, whole: its move and all that backs it, as
     a phone shows it and a screen reader hears it (a wider window shows the
-    backing in brief, the whole behind Why?: main.js promptHint)."""
+    backing in brief, the whole behind Why?: hints.js promptHint)."""
     words: str = page.evaluate("""() => {
       const prompt = document.querySelector('#prompt');
       const more = prompt.querySelector('#prompt-more');

@@ -624,12 +624,33 @@ def test_the_end_screen_of_a_lost_game_leaves_its_last_cards_in_sight(lost_game:
     """The end screen sat low in the middle, over the lowest cards of the
     tableau (the golden lost game at 1366x768 in German: 13 indices in
     sight, its piles' top cards among them). It goes where it hides fewest,
-    here none, and again after the window is made smaller."""
+    here none, and again after the window is made smaller, where only a
+    narrower screen finds such a place."""
     page = open_game(lost_game, locale="de-DE", viewport={"width": 1366, "height": 768})
     page.locator("dialog.end[open]").wait_for()
     assert indices_under(page, "#dlg-end") == []
     resize(page, 1280, 720)
-    assert len(indices_under(page, "#dlg-end")) <= 1  # (no room there that hides none: 14 before)
+    # (no room there that hides none at its width, 432 px: the 9♣'s index;
+    # 14 before it was placed at all; narrower, it finds one)
+    assert indices_under(page, "#dlg-end") == []
+    box = page.locator("#dlg-end").bounding_box()
+    assert box["y"] + box["height"] <= 720 and box["x"] >= 0 and box["x"] + box["width"] <= 1280
+
+
+def test_the_end_screen_of_a_dead_terrace_hides_no_card_at_1280_px(api: Api, open_game: Any) -> None:
+    """General's Patience with four candidates, deal 3 after c1: a hint
+    proves the terrace dead, and the end screen opens over the board. At
+    1280x720 in German it hid four indices, the terrace's end card among
+    them, and narrowed still two: no spot at its width hides none. Wider
+    and lower it hides none, there and at 1366x768."""
+    game = api.play(api.new(variant="generals-patience", deal_number=3, options={"candidates": 4}), "c1")
+    page = open_game(game, locale="de-DE", viewport={"width": 1280, "height": 720})
+    page.locator("#btn-hint").click()
+    page.locator("dialog.end[open]", has_text="Terrasse").wait_for()
+    settled(page)
+    assert indices_under(page, "#dlg-end") == []
+    resize(page, 1366, 768)
+    assert indices_under(page, "#dlg-end") == []
 
 
 def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> None:

@@ -1142,7 +1142,8 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     under the pointer: it is cut to one line, and More shows it whole. The
     bubble by a pile's top card lay above it, over the first terrace cards'
     rank and suit (five indices at 1280x720): it goes on the side where it
-    hides fewer, below here, where it hides none."""
+    hides fewer, below here, where it hides none, and for the terrace's
+    first two cards too."""
     game = api.play(api.new(variant="terrace", deal_number=5), "c1")
     page = open_game(game, locale=locale, viewport={"width": width, "height": height})
     board_top = "document.querySelector('#board').getBoundingClientRect().top"
@@ -1151,10 +1152,13 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     page.locator("#prompt.notice.error").wait_for()
     settled(page)
     assert indices_under(page) == []
-    # (the first terrace card's, centred on it, hid foundation 1's 9♣ whole)
-    page.locator("[data-pile='reserve'] > .card").first.click()
-    page.locator("#why:not([hidden])").wait_for()
-    assert indices_under(page) == []
+    # (the first terrace card's, centred on it, hid foundation 1's 9♣ whole;
+    # the second's, moved left in steps of 12 px, its upper index by 0.6 px)
+    for card in range(2):
+        page.keyboard.press("Escape")
+        page.locator("[data-pile='reserve'] > .card").nth(card).click()
+        page.locator("#why:not([hidden])").wait_for()
+        assert indices_under(page) == [], card
     page.route("**/why*", lambda route: route.fulfill(status=431, body=""))
     top(page, "t8").click()
     settled(page)
@@ -1164,6 +1168,26 @@ def test_a_refused_card_moves_no_card_and_its_bubble_hides_no_index(
     page.locator("#prompt .prompt-more").click()
     assert page.locator("#prompt-more").inner_text() == whole
     open_game.errors.clear()  # (the browser's console reports the 431)
+
+
+def test_a_refused_card_s_bubble_on_an_upright_phone_hides_no_index(api: Api, open_game: Any) -> None:
+    """At 360x640 the bubble by a terrace card that cannot move hid an
+    index of foundation 1's 9♣ above the terrace (each of the first four
+    cards' bubbles), or the piles' below it: each spot 2-20 px from the
+    card hides some. It goes below the piles' row of small cards now, still
+    across from the card."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    for index in range(2):
+        card = page.locator("[data-pile='reserve'] > .card").nth(index)
+        card.tap()
+        page.locator("#why:not([hidden])").wait_for()
+        settled(page)
+        assert indices_under(page) == [], index
+        box, rect = page.locator("#why").bounding_box(), card.bounding_box()
+        assert box["x"] < rect["x"] + rect["width"] and rect["x"] < box["x"] + box["width"]
+        below, above = box["y"] - rect["y"] - rect["height"], rect["y"] - box["y"] - box["height"]
+        assert 0 < below < rect["height"] + 21 or 0 < above < rect["height"] + 21
 
 
 def test_a_hint_of_many_samples_moves_no_card_at_1024_px(api: Api, open_game: Any) -> None:

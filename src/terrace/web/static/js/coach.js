@@ -13,8 +13,8 @@ const $ = (selector) => document.querySelector(selector);
 
 app.coach = null;    // {id, report} of the last analysis
 app.chances = null;  // {id, moves, data} of the last base-card chances
-let redraw = () => {};  // main.js's draw, to show an answer
-let caughtUp = async () => false;  // main.js's catching up on a game changed elsewhere (409 conflict)
+let redraw = () => {};  // view.js's draw, to show an answer
+let caughtUp = async () => false;  // play.js's catching up on a game changed elsewhere (409 conflict)
 
 // ---------------------------------------------------------------- words
 
@@ -122,7 +122,7 @@ function oneAtATime(action) {
 
 // Analyse the game `id` (a finished one): replay it, ask the server, jump to
 // the losing move. `ctx.startReplay(id)` and `ctx.showStep(id, step)` come
-// from main.js.
+// from replay.js (analyseGame).
 export const analyse = oneAtATime(analyseNow);
 
 async function analyseNow(id, ctx) {
@@ -374,7 +374,7 @@ async function sampleChances(game) {
   if (await caughtUp(result)) return redraw();
   if (!result.ok) {
     // (kept in the prompt until the player goes on, as a refusal is: a toast
-    // alone said it for 4.5 s; main.js keepNotice)
+    // alone said it for 4.5 s; play.js keepNotice)
     const words = sentence(result.data.error);
     document.dispatchEvent(new CustomEvent("refused", { detail: words }));
     toast(words, "error", { kept: true });

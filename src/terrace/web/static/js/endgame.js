@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
-import { leastHiding, spotsNear } from "./placing.js";
+import { cardIndices, nearestFewest } from "./placing.js";
 import { app, closedByBack, moving } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
@@ -391,7 +391,15 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
 // lowest cards of the tableau, the final position a player wants to see
 // (a lost game at 1366x768 in German: 13 indices in sight). Below the
 // header, above a phone's toolbar; placed again whenever the board is
-// drawn anew (a resize).
+// drawn anew (a resize). Where no spot at its own width hides none, and
+// it takes no more than half the window's width (not on a phone), other
+// widths are tried, nearest to its own first, 32 px apart (WIDTHS): its
+// words in more lines or fewer. At 1280x720 the lost game's screen, 432 px
+// wide, hid a 9♣ index wherever it went (368 px hides none), and a dead
+// terrace's two or four indices, among them the terrace's end card (656 px
+// wide, low, it hides none).
+const WIDTHS = { step: 32, least: 288, most: 800 };
+
 function placeEnd(dialog) {
   if (!dialog.open) return;
   dialog.style.cssText = "";
@@ -403,7 +411,26 @@ function placeEnd(dialog) {
     right: innerWidth - margin,
     bottom: innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0") - margin,
   };
-  const spot = leastHiding(spotsNear(from, from, area), from);
+  const indices = cardIndices();
+  let best = { ...nearestFewest(from, from, area, indices), width: null };
+  const widest = Math.min(innerWidth - 2 * margin, WIDTHS.most);
+  const widths = [];
+  for (let step = WIDTHS.step; step < widest; step += WIDTHS.step) {
+    for (const width of [from.width - step, from.width + step]) {
+      if (width >= WIDTHS.least && width <= widest) widths.push(width);
+    }
+  }
+  const narrows = from.width <= innerWidth / 2;
+  for (const width of widths) {
+    if (!best.hidden || !narrows) break;
+    Object.assign(dialog.style, { width: `${width}px`, minWidth: "0", maxWidth: "none" });
+    const size = dialog.getBoundingClientRect();
+    const found = nearestFewest({ left: from.left, top: from.bottom - size.height }, size, area, indices);
+    if (found.hidden < best.hidden) best = { ...found, width };
+  }
+  dialog.style.cssText = "";
+  const { spot, width } = best;
+  if (width !== null) Object.assign(dialog.style, { width: `${width}px`, minWidth: "0", maxWidth: "none" });
   if (spot === from) return;
   Object.assign(dialog.style, { left: `${spot.left}px`, top: `${spot.top}px`, right: "auto", bottom: "auto", margin: "0" });
 }

@@ -1,11 +1,11 @@
 // Why a card cannot move, shown in a small bubble next to it: for a card
 // pressed (GET /api/games/{id}/why, asked once per position) and for a drop
-// the rules refuse (main.js passes the server's reason). The words come
+// the rules refuse (play.js passes the server's reason). The words come
 // from the server, in the page's language.
 
 import { api } from "./api.js";
 import { getLanguage, sentence as asSentence, spoken } from "./i18n.js";
-import { leastHiding } from "./placing.js";
+import { besideIndices, leastHiding } from "./placing.js";
 import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
@@ -49,6 +49,12 @@ export function showWhy(text, anchor) {
 // it still spans part of the card, the nearest first; always inside the
 // window. Centred alone, the bubble of the first terrace card at 1280x720
 // hid foundation 1's 9♣ (both its indices), where moved left it hides none.
+// Last, the spots just clear of a card's index (placing.js besideIndices)
+// that still lie by the card: the second terrace card's bubble, moved left
+// in steps of 12 px, hid the 9♣'s upper index by 0.6 px in German; on an
+// upright phone (360x640) the terrace cards' bubbles hid an index of
+// foundation 1's card above them, or the piles' below them, where below
+// the piles' row of small cards they hide none.
 function bubbleSpots(rect, { width, height }) {
   const margin = 6;
   const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
@@ -66,7 +72,24 @@ function bubbleSpots(rect, { width, height }) {
       for (const top of tops) spots.push(inside(left, top));
     }
   }
-  return spots;
+  // (by the card: over 8 px or more of its width, 2-20 px below or above
+  // it; then, where none of those hides none, up to a card's height further,
+  // past the row of small cards next to it on a phone)
+  const clear = besideIndices({ width, height });
+  const across = clear.lefts.filter((left) => left + width >= rect.left + 8 && left <= rect.right - 8);
+  const within = (gap) => clear.tops.filter((top) => (top >= rect.bottom + 2 && top <= rect.bottom + gap)
+    || (top + height <= rect.top - 2 && top + height >= rect.top - gap));
+  const far = (spot) => Math.hypot(spot.left - centred, spot.top - tops[0]);
+  const snapped = (extra) => {
+    const found = [];
+    for (const left of [centred, ...across]) {
+      for (const top of extra) found.push(inside(left, top));
+    }
+    return found.sort((a, b) => far(a) - far(b));
+  };
+  const near = within(20);
+  const further = within(rect.bottom - rect.top + 20).filter((top) => !near.includes(top));
+  return [...spots, ...snapped([...tops, ...near]), ...snapped(further)];
 }
 
 // Explain a card the player pressed: `index` is its place in `pile` (null:

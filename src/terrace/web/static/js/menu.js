@@ -124,7 +124,7 @@ function isCrowded(header, toolbar) {
 // A header folded under the control the player is using (the language
 // list, German's longer words folding a 1100 px header) opens its menu, so
 // that the control stays in sight and keeps the focus: folded away, the
-// focus went to the menu's button (main.js: keepFocusNear) and the next
+// focus went to the menu's button (view.js: keepFocusNear) and the next
 // arrow key opened the menu rather than choosing another language.
 export function keepInSight(control) {
   const toolbar = document.querySelector(".actions");

@@ -1,5 +1,6 @@
 // What the page's modules share: the state of the page and the toast.
-// main.js changes the state; the dialogs in panels.js only read it.
+// The modules of play (view.js, play.js, input.js and those beside them)
+// change the state; the dialogs in panels.js only read it.
 
 import { sentence, spoken } from "./i18n.js";
 
@@ -32,7 +33,7 @@ export const app = {
   hint: null,          // {source, target}
   // Why the last move tried was refused (or a card pressed cannot move), or
   // another message the player must not miss: the prompt keeps it until
-  // the next answer drawn, selection or Escape (main.js: keepNotice):
+  // the next answer drawn, selection or Escape (play.js: keepNotice):
   // {text, kind}, the kind of its toast ("error" or "info").
   notice: null,
   settings: {
@@ -126,7 +127,7 @@ function sayNow() {
 // (a hint, a refusal), which it then shows alone: the toast lay over the
 // lowest cards, or the prompt of an upright phone (style.css:
 // .toast.prompted). `kept`: a refusal the prompt keeps
-// (main.js: refuse), whose toast goes once the prompt moves on
+// (play.js: refuse), whose toast goes once the prompt moves on
 // (hideKeptToast). A tap on the toast takes it away.
 const KEPT = Symbol("kept in the prompt");
 
@@ -170,7 +171,7 @@ const markOf = (state) => (state && Number.isInteger(state.panel) ? state.panel 
 let current = markOf(history.state);  // the mark of the entry shown (0: none)
 let marks = current;
 
-// The address the page keeps (main.js keepAddress: naming the game shown),
+// The address the page keeps (view.js keepAddress: naming the game shown),
 // else null: an entry of the history reached by Back may name another game.
 let kept = null;
 
