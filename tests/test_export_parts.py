@@ -169,6 +169,38 @@ def test_several_files_import_one_after_another_with_one_summary(saved: Path, tm
         in stopped.output
 
 
+def test_a_smaller_export_removes_the_parts_of_the_earlier_one_it_no_longer_names(
+    saved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export in 3 parts, then one in 2 over it, then one in a single
+    file: the old code left backup-3.json (and then every part) beside an
+    index that no longer named it, and `import backup*.json` took it in.
+    Now a part the earlier index named, as it wrote it, is removed; a part
+    changed since, and any file no index names, are left as they are."""
+    backup = tmp_path / "backup.json"
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", LIMIT)
+    assert len(_export_in_parts(saved, backup)) == 3
+    stranger = tmp_path / "backup-4.json"
+    stranger.write_text("[]\n")  # (no index names it: not ours)
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", 3_300)
+    result = _run("export", "--all", "--db", str(saved), "-o", str(backup))
+    assert result.exit_code == 0, result.output
+    assert "removed 1 part of the earlier export to" in result.output and "backup-3.json" in result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "backup-1.json", "backup-2.json", "backup-4.json", "backup.json"]
+    assert stranger.read_text() == "[]\n"
+    edited = tmp_path / "backup-2.json"
+    edited.write_bytes(edited.read_bytes() + b" ")  # (changed by hand since: not the part the index names)
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", 64 * 2**20)
+    whole = _run("export", "--all", "--db", str(saved), "-o", str(backup))
+    assert whole.exit_code == 0, whole.output
+    assert "wrote 5 games to" in whole.output and "removed 1 part" in whole.output
+    assert "note: 1 part of the earlier export to" in whole.output and "changed since" in whole.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "backup-2.json", "backup-4.json", "backup.json"]
+    assert len(json.loads(backup.read_text())) == 5
+
+
 @pytest.mark.usefixtures("small_limit")
 def test_each_record_is_put_into_compact_json_once(saved: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -362,3 +362,52 @@ def part_fault(data: bytes | str, part: Part) -> str | None:
                 "content): damaged or changed since the export")
     return None
 
+
+def index_parts(output: Path) -> list[Part]:
+    """The parts that the file at ``output`` names when it is the index of
+    an export (an earlier export's, read before a new export writes over
+    it); none when it is no sound index, or not there."""
+    try:
+        if not output.is_file() or output.stat().st_size > MAX_INDEX_BYTES:
+            return []
+        text = output.read_text(encoding="utf-8")
+        return read_index(text, str(output)) or []
+    except (OSError, UnicodeDecodeError, click.ClickException):
+        return []
+
+
+def remove_earlier(output: Path, earlier: list[Part], written: set[str]) -> tuple[list[str], list[str]]:
+    """Remove the parts of the earlier export to ``output`` (``earlier``,
+    as its index named them) that the new export did not write over (the
+    names ``written``): only a regular file of a part's name
+    (:func:`part_path`) whose size and digest are still those its index
+    gave, so that no file that is not ours is removed. Gives the names of
+    the parts removed and of those left because they changed since."""
+    ours = {part_path(output, number).name for number in range(1, len(earlier) + 1)}
+    removed: list[str] = []
+    kept: list[str] = []
+    for part in earlier:
+        path = output.with_name(part.file)
+        if part.file in written or part.file not in ours or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            same = is_part(path, part)
+            if same:
+                path.unlink()
+        except OSError:
+            same = False
+        (removed if same else kept).append(part.file)
+    return removed, kept
+
+
+def is_part(path: Path, part: Part) -> bool:
+    """Whether the file ``path`` is ``part`` as its index names it (its size
+    and SHA-256 digest; the file read a piece at a time)."""
+    if path.stat().st_size != part.size:
+        return False
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        while chunk := file.read(2**20):
+            digest.update(chunk)
+    return digest.hexdigest() == part.sha256
+

@@ -38,7 +38,14 @@ from terrace.cli.options import (
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
-from terrace.cli.parts import Spool, part_fault, read_index
+from terrace.cli.parts import (
+    Part,
+    Spool,
+    index_parts,
+    part_fault,
+    read_index,
+    remove_earlier,
+)
 from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -332,6 +339,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         else:
             spool.add(record)
 
+    earlier = index_parts(Path(output)) if spool.output is not None else []
     try:
         with _open(db, read_only=True) as store:
             try:
@@ -342,7 +350,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         if text is None:
             if spool.output is None:
                 raise _too_large(spool.size, all_games)
-            _export_parts(spool)
+            _export_parts(spool, earlier)
             return
         if output == "-":
             click.echo(text.decode("ascii"), nl=False)
@@ -351,6 +359,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     finally:
         spool.discard()
     click.echo(f"wrote {_games(1 if single else spool.records)} to {clip(output)}", err=True)
+    _removed(Path(output), earlier, [])
 
 
 def _games(count: int) -> str:
@@ -396,9 +405,10 @@ def _parts_allowed(output: str) -> bool:
     return output != "-" and (os.path.isfile(output) or not os.path.exists(output))
 
 
-def _export_parts(spool: Spool) -> None:
+def _export_parts(spool: Spool, earlier: list[Part]) -> None:
     """Write the parts of ``spool`` and their index (written last, so that
-    no index names a set not whole), and say so."""
+    no index names a set not whole), and say so; then remove the parts of
+    the earlier export there that the new one did not replace."""
     assert spool.output is not None
     parts = spool.write_parts()
     output = spool.output
@@ -407,6 +417,26 @@ def _export_parts(spool: Spool) -> None:
                f"at most {MAX_IMPORT_BYTES // 2**20} MB, what an import reads), and {clip(str(output))}, "
                "the index that names them: terrace import "
                f"{clip(str(output))} imports them all", err=True)
+    _removed(output, earlier, parts)
+
+
+def _removed(output: Path, earlier: list[Part], parts: list[Part]) -> None:
+    """Remove the parts of the export ``output`` replaced that the new
+    export did not write over (each only as it was written: a part changed
+    since is no longer ours to remove), and say so."""
+    removed, kept = remove_earlier(output, earlier, {part.file for part in parts})
+    if removed:
+        click.echo(f"removed {_parts(removed)} of the earlier export to {clip(str(output))}, which it "
+                   f"no longer names: {', '.join(clip(name) for name in removed)}", err=True)
+    if kept:
+        click.echo(f"note: {_parts(kept)} of the earlier export to {clip(str(output))} changed since, and "
+                   f"{'was' if len(kept) == 1 else 'were'} left: {', '.join(clip(name) for name in kept)}",
+                   err=True)
+
+
+def _parts(names: list[str]) -> str:
+    """How many parts ``names`` are, in words."""
+    return "1 part" if len(names) == 1 else f"{len(names)} parts"
 
 
 def _report_done(message: str) -> None:
