@@ -202,6 +202,43 @@ def test_a_smaller_export_removes_the_parts_of_the_earlier_one_it_no_longer_name
 
 
 @pytest.mark.usefixtures("small_limit")
+def test_the_parts_given_by_name_import_as_their_index_does(saved: Path, tmp_path: Path) -> None:
+    """`terrace import backup-1.json backup-2.json backup-3.json` stored
+    the parts one after another: the later parts' games came in as games
+    from elsewhere, and the statistics said 3 games abandoned where the
+    original had 4. Given all (in any order, or with the index), the parts
+    are imported as their index imports them: the same statistics."""
+    backup = tmp_path / "backup.json"
+    parts = _export_in_parts(saved, backup)
+    original = _run("stats", "--json", "--db", str(saved)).output
+    for number, files in enumerate([parts, parts[::-1], [backup, *parts]]):
+        restored = tmp_path / f"restored-{number}.sqlite"
+        imported = _run("import", "--db", str(restored), *map(str, files))
+        assert imported.exit_code == 0, imported.output
+        assert f"imported 5 games from {len(parts)} files" in imported.output, imported.output
+        assert _run("stats", "--json", "--db", str(restored)).output == original
+
+
+@pytest.mark.usefixtures("small_limit")
+def test_some_parts_given_by_name_are_refused_with_the_index_to_import(saved: Path, tmp_path: Path) -> None:
+    """A part alone, or some of them, would bring their games in as games
+    from elsewhere: refused before anything is read, naming the index."""
+    backup = tmp_path / "backup.json"
+    parts = _export_in_parts(saved, backup)
+    restored = tmp_path / "restored.sqlite"
+    for files in ([parts[1]], [parts[0], parts[2]]):
+        result = _run("import", "--db", str(restored), *map(str, files))
+        assert result.exit_code == 1, result.output
+        assert (f"nothing was imported: {files[0].name} is part {parts.index(files[0]) + 1} of the 3 parts "
+                f"of the export {backup}") in result.output
+        assert f"not given: import {backup}, which imports every part in one go" in result.output
+        assert not restored.exists()
+    copied = tmp_path / "elsewhere.json"  # (no index beside it: a file of records as any other)
+    shutil.copy(parts[1], copied)
+    assert _run("import", "--db", str(restored), str(copied)).exit_code == 0
+
+
+@pytest.mark.usefixtures("small_limit")
 def test_each_record_is_put_into_compact_json_once(saved: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The old code wrote every record compactly to try one file, and again

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import string
 import tempfile
 from collections.abc import Callable, Iterator
@@ -411,3 +412,22 @@ def is_part(path: Path, part: Part) -> bool:
             digest.update(chunk)
     return digest.hexdigest() == part.sha256
 
+
+def index_of(path: Path) -> tuple[Path, list[Part]] | None:
+    """The index beside the file ``path`` that names it as one of its parts
+    (``backup.json`` for ``backup-2.json``, the file as the index gives it),
+    with every part it names; None when ``path`` is no such part.
+
+    >>> index_of(Path("/nowhere/backup-2.json")) is None
+    True
+    """
+    match = re.fullmatch(r"(.+)-[1-9][0-9]*", path.stem)
+    if match is None:
+        return None
+    index = path.with_name(match[1] + path.suffix)
+    parts = index_parts(index)
+    part = next((part for part in parts if part.file == path.name), None)
+    try:
+        return (index, parts) if part is not None and path.is_file() and is_part(path, part) else None
+    except OSError:
+        return None

@@ -41,6 +41,7 @@ from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.cli.parts import (
     Part,
     Spool,
+    index_of,
     index_parts,
     part_fault,
     read_index,
@@ -558,7 +559,7 @@ def import_(db: str | None, files: tuple[str, ...]) -> None:
     none, once each is there as it was written (into an empty database:
     the backup restored, with the same statistics)."""
     done = _Imported()
-    for file in files:
+    for file in _parts_as_index(files):
         name = "standard input" if file == "-" else clip(file)
         try:
             _import_file(db, file, name, done)
@@ -583,6 +584,44 @@ def import_(db: str | None, files: tuple[str, ...]) -> None:
         click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
                    f"holds, had, or is continued by (another game, or one played both here and "
                    f"elsewhere): it was added beside it as game {new_id}", err=True)
+
+
+def _parts_as_index(files: tuple[str, ...]) -> list[str]:
+    """``files``, where the parts of an export are given by name
+    (``backup-1.json backup-2.json``), with their index in their place,
+    which imports them all in one go as it does when it is given (one after
+    another, each part's games came into a database that held the parts
+    before it, as games from elsewhere: the statistics were not the
+    export's); a part whose index is given too is left to it. Some parts
+    of an index given and not all are refused, before anything is
+    imported."""
+    given = {os.path.realpath(file) for file in files if file != "-"}
+    taken: list[str] = []
+    named: dict[str, tuple[Path, list[Part], set[str]]] = {}
+    for file in files:
+        found = None if file == "-" else index_of(Path(file))
+        if found is None:
+            taken.append(file)
+            continue
+        index, parts = found
+        key = os.path.realpath(index)
+        if key in given:
+            continue
+        if key not in named:
+            named[key] = (index, parts, set())
+            taken.append(str(index))
+        named[key][2].add(Path(file).name)
+    for index, parts, names in named.values():
+        missing = [part.file for part in parts if part.file not in names]
+        if missing:
+            first = next(number for number, part in enumerate(parts, 1) if part.file in names)
+            raise click.ClickException(
+                f"nothing was imported: {clip(parts[first - 1].file)} is part {first} of the {len(parts)} "
+                f"parts of the export {clip(str(index))}, and {', '.join(clip(name) for name in missing)} "
+                f"{'was' if len(missing) == 1 else 'were'} not given: import {clip(str(index))}, which "
+                "imports every part in one go (imported alone or one after another, a part's games come "
+                "in as games from elsewhere, and the statistics are not the export's)")
+    return taken
 
 
 def _after(error: click.ClickException, name: str, done: _Imported) -> click.ClickException:
