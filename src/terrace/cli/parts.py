@@ -10,15 +10,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import string
-from collections.abc import Callable, Iterable, Iterator
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import click
 
-from terrace.cli.output import write_whole
 from terrace.refusals import clip
 
 INDEX_KEY = "terrace_export_parts"
@@ -56,73 +58,249 @@ def part_path(output: Path, number: int) -> Path:
     return output.with_name(f"{output.stem}-{number}{output.suffix}")
 
 
-def compact_parts(records: Iterable[dict[str, Any]], limit: int) -> Iterator[tuple[str, int]]:
-    """The records as compact JSON lists of at most ``limit`` bytes each,
-    in order, with how many records each holds; a record that alone is
-    larger is refused.
+class Spool:
+    """The records of ``export --all`` as they are read, each put into JSON
+    once and let go: compact, into numbered parts that each hold at most
+    ``limit`` bytes (the first in a temporary file until a second is
+    needed, then under its temporary name beside ``output``, as the others),
+    and indented, into a temporary file, while the indented list stays
+    within ``limit``. With no ``output`` (standard output, a pipe: no
+    parts) the compact list is kept while it fits, and then only measured.
+    :meth:`one_file` gives the one file when the games fit one (indented if
+    they can be), else :meth:`write_parts` writes the parts and their index;
+    memory does not grow with the games. ``check`` refuses a part's file
+    that must not be written over."""
 
-    >>> list(compact_parts([{"a": 1}, {"b": 22}, {}], 19))
-    [('[{"a":1},{"b":22}]\\n', 2), ('[{}]\\n', 1)]
-    """
-    chunk: list[str] = []
-    size = len("[]\n")
-    for record in records:
-        item = json.dumps(record, separators=(",", ":"), ensure_ascii=True)
-        grown = size + len(item) + (1 if chunk else 0)  # (the comma before it)
-        if grown > limit and chunk:
-            yield "[" + ",".join(chunk) + "]\n", len(chunk)
-            chunk, size = [], len("[]\n")
-            grown = size + len(item)
-        if grown > limit:
+    def __init__(self, output: Path | None, limit: int, check: Callable[[Path], None]) -> None:
+        self.output = output
+        self.limit = limit
+        self.check = check
+        self.records = 0
+        self.size = 0
+        """The bytes of the records as one compact list (each with the comma or bracket after it)."""
+        self.indented: BinaryIO | None = _spool()
+        self.indented_size = len("[\n") + len("\n]\n") - len(",\n")
+        self.parts: list[Part] = []
+        """The parts written whole (under their temporary names)."""
+        self.part: _Writing | None = None
+        self.overflown = False
+        """Whether the compact list outgrew ``limit`` with no parts to go to."""
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Write ``record`` on (once compact; indented while that fits)."""
+        with self._failing():
+            self._add(record)
+
+    def _add(self, record: dict[str, Any]) -> None:
+        item = json.dumps(record, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+        self.size += len(item) + 1
+        if self.output is not None and len(item) + len("[]\n") > self.limit:
             game = record.get("saved", {}).get("id", "?")
             raise click.ClickException(f"nothing was exported: game {clip(str(game))} alone takes "
                                        f"{len(item) / 2**20:.0f} MB, more than an import reads")
-        chunk.append(item)
-        size = grown
-    if chunk:
-        yield "[" + ",".join(chunk) + "]\n", len(chunk)
+        if self.indented is not None:
+            text = "  " + json.dumps(record, indent=2, ensure_ascii=True).replace("\n", "\n  ")
+            self.indented_size += len(",\n") + len(text)
+            if self.indented_size > self.limit:
+                self.indented.close()
+                self.indented = None
+            else:
+                _write(self.indented, (b"[\n" if self.records == 0 else b",\n") + text.encode("ascii"), None)
+        self.records += 1
+        self._compact(item)
+
+    def _compact(self, item: bytes) -> None:
+        """Add ``item`` to the current part, or to a new one when it does not fit."""
+        part = self.part
+        if part is not None and part.size + len(b",") + len(item) + len(b"]\n") > self.limit:
+            if self.output is None:
+                self.overflown = True
+                part.discard()
+                self.part = None
+                return
+            if part.final is None:  # (the first, kept apart until a second is needed)
+                self.check(part_path(self.output, 1))
+                part.name(part_path(self.output, 1))
+            self.parts.append(part.close())
+            self.part = part = None
+        if self.overflown:
+            return
+        if part is None:
+            part = self.part = self._open(len(self.parts) + 1)
+            part.write(b"[" + item)
+        else:
+            part.write(b"," + item)
+        part.games += 1
+
+    def _open(self, number: int) -> _Writing:
+        """Part ``number``, begun (the first in a temporary file)."""
+        if self.output is None or number == 1:
+            return _Writing(None)
+        if number > MAX_PARTS:
+            raise click.ClickException(f"the games need more than {MAX_PARTS:,} parts")
+        final = part_path(self.output, number)
+        self.check(final)
+        return _Writing(final)
+
+    def one_file(self) -> bytes | None:
+        """The whole export as one file, indented if that fits, else
+        compact; None when the games need parts (or, with no parts, more
+        than one file holds: :attr:`size` says how much)."""
+        if self.records == 0:
+            return b"[]\n"
+        with self._failing():
+            if self.indented is not None:
+                _write(self.indented, b"\n]\n", None)
+                return _written(self.indented)
+            if self.parts or self.part is None:
+                return None
+            return self.part.text()
+
+    def write_parts(self) -> list[Part]:
+        """Write the last part, then the index naming them all at ``output``:
+        every one under a temporary name first, all renamed to their own
+        names once every one is written, the index last, so that a failure
+        (a full disk) leaves none of them and the files of an earlier
+        export as they were."""
+        assert self.output is not None and self.part is not None
+        with self._failing():
+            self.parts.append(self.part.close())
+            self.part = None
+            writing = _Writing(index := Path(os.path.realpath(self.output)))  # (a link to it stays one)
+            writing.write(index_text(self.parts).encode("ascii"))
+            writing.close()
+        for final in [*(part_path(self.output, number) for number in range(1, len(self.parts) + 1)), index]:
+            os.replace(_writing(final), final)
+        return self.parts
+
+    def discard(self) -> None:
+        """Remove every file written under a temporary name (none once
+        :meth:`write_parts` renamed them)."""
+        if self.indented is not None:
+            self.indented.close()
+            self.indented = None
+        if self.part is not None:
+            self.part.discard()
+            self.part = None
+        if self.output is not None:
+            for number in range(1, len(self.parts) + 1):
+                _writing(part_path(self.output, number)).unlink(missing_ok=True)
+            _writing(Path(os.path.realpath(self.output))).unlink(missing_ok=True)
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """Refuse the export on a failure (a full disk), once every file
+        written is removed, saying so."""
+        try:
+            yield
+        except click.ClickException as error:
+            self.discard()
+            why = f"nothing was exported: {error.message.removeprefix('nothing was exported: ')}"
+            if self.output is None:
+                raise click.ClickException(why) from None
+            count = f"{len(self.parts)} part{' was' if len(self.parts) == 1 else 's were'}"
+            raise click.ClickException(f"{why}; the {count} written before removed, and "
+                                       f"{clip(str(self.output))} was left as it was") from None
+        except BaseException:
+            self.discard()
+            raise
 
 
-def write_parts(output: Path, texts: Iterable[tuple[str, int]], check: Callable[[Path], None]) -> list[Part]:
-    """Write the parts beside ``output``, then ``output``, the index naming
-    them (``check`` refuses a part's file that must not be written over):
-    each under a temporary name first, all renamed to their own names once
-    every one is written, the index last, so that a failure (a full disk)
-    leaves none of them and the files of an earlier export as they were;
-    raises ``click.ClickException`` saying so."""
-    parts: list[Part] = []
-    written: list[Path] = []
+class _Writing:
+    """A part (or the index) being written under the temporary name of
+    ``final``, or, with none, into a temporary file; with its size, digest
+    and games."""
+
+    def __init__(self, final: Path | None) -> None:
+        self.final = final
+        self.file: BinaryIO | None = _spool() if final is None else open_new(_writing(final))
+        self.size = 0
+        self.games = 0
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` on; a failure (a full disk) is refused naming the file."""
+        assert self.file is not None
+        _write(self.file, data, self.final)
+        self.size += len(data)
+        self.digest.update(data)
+
+    def name(self, final: Path) -> None:
+        """Go on under the temporary name of ``final``, what was written so far copied there."""
+        assert self.file is not None and self.final is None
+        named = open_new(_writing(final))
+        self.final = final
+        self.file.seek(0)
+        spooled, self.file = self.file, named
+        with spooled:
+            while chunk := spooled.read(2**20):
+                _write(named, chunk, final)
+
+    def close(self) -> Part:
+        """End the part (its list closed; the index as it is), on the disk,
+        and say what it is."""
+        if self.games:
+            self.write(b"]\n")
+        assert self.file is not None and self.final is not None
+        try:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+        except OSError as error:
+            raise click.ClickException(f"cannot write {clip(str(self.final))}: {error.strerror or error}"
+                                       ) from None
+        self.file = None
+        return Part(self.final.name, self.games, self.size, self.digest.hexdigest())
+
+    def text(self) -> bytes:
+        """Everything written to the temporary file, the list closed (the one file)."""
+        self.write(b"]\n")
+        assert self.file is not None and self.final is None
+        return _written(self.file)
+
+    def discard(self) -> None:
+        """Let the part go, its file removed."""
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+        if self.final is not None:
+            _writing(self.final).unlink(missing_ok=True)
+
+
+def open_new(path: Path) -> BinaryIO:
+    """``path`` opened to be written anew (a link there is not followed)."""
     try:
-        for number, (text, games) in enumerate(texts, 1):
-            if number > MAX_PARTS:
-                raise click.ClickException(f"the games need more than {MAX_PARTS:,} parts")
-            final = part_path(output, number)
-            check(final)
-            data = text.encode("ascii")
-            write_whole(_writing(final), data)
-            written.append(final)
-            parts.append(Part(final.name, games, len(data), hashlib.sha256(data).hexdigest()))
-        index = Path(os.path.realpath(output))  # (a link to the index stays one)
-        write_whole(_writing(index), index_text(parts))
-        written.append(index)
-    except click.ClickException as error:
-        _remove(written)
-        count = f"{len(written)} part{' was' if len(written) == 1 else 's were'}"
-        raise click.ClickException(
-            f"nothing was exported: {error.message.removeprefix('nothing was exported: ')}; the {count} "
-            f"written before removed, and {clip(str(output))} was left as it was") from None
-    except BaseException:
-        _remove(written)
-        raise
-    for final in written:
-        os.replace(_writing(final), final)
-    return parts
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
+    return os.fdopen(handle, "wb")
 
 
-def _remove(written: list[Path]) -> None:
-    """Remove the files written so far under their temporary names."""
-    for final in written:
-        _writing(final).unlink(missing_ok=True)
+def _spool() -> BinaryIO:
+    """A temporary file, gone once closed (in the system's temporary folder)."""
+    try:
+        return tempfile.TemporaryFile()
+    except OSError as error:
+        raise click.ClickException(f"cannot write a temporary file: {error.strerror or error}") from None
+
+
+def _written(file: BinaryIO) -> bytes:
+    """Everything written to the temporary file ``file``."""
+    try:
+        file.seek(0)
+        return file.read()
+    except OSError as error:
+        raise click.ClickException(f"cannot write a temporary file: {error.strerror or error}") from None
+
+
+def _write(file: BinaryIO, data: bytes, final: Path | None) -> None:
+    """Write ``data`` to ``file``, the part of ``final`` (None: a temporary
+    file); a failure (a full disk) is refused naming it."""
+    try:
+        file.write(data)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {clip(str(final or 'a temporary file'))}: "
+                                   f"{error.strerror or error}") from None
 
 
 def _writing(final: Path) -> Path:
@@ -184,3 +362,72 @@ def part_fault(data: bytes | str, part: Part) -> str | None:
         return (f"is not the part the index names ({len(data):,} bytes, not {part.size:,}, or other "
                 "content): damaged or changed since the export")
     return None
+
+
+def index_parts(output: Path) -> list[Part]:
+    """The parts that the file at ``output`` names when it is the index of
+    an export (an earlier export's, read before a new export writes over
+    it); none when it is no sound index, or not there."""
+    try:
+        if not output.is_file() or output.stat().st_size > MAX_INDEX_BYTES:
+            return []
+        text = output.read_text(encoding="utf-8")
+        return read_index(text, str(output)) or []
+    except (OSError, UnicodeDecodeError, click.ClickException):
+        return []
+
+
+def remove_earlier(output: Path, earlier: list[Part], written: set[str]) -> tuple[list[str], list[str]]:
+    """Remove the parts of the earlier export to ``output`` (``earlier``,
+    as its index named them) that the new export did not write over (the
+    names ``written``): only a regular file of a part's name
+    (:func:`part_path`) whose size and digest are still those its index
+    gave, so that no file that is not ours is removed. Gives the names of
+    the parts removed and of those left because they changed since."""
+    ours = {part_path(output, number).name for number in range(1, len(earlier) + 1)}
+    removed: list[str] = []
+    kept: list[str] = []
+    for part in earlier:
+        path = output.with_name(part.file)
+        if part.file in written or part.file not in ours or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            same = is_part(path, part)
+            if same:
+                path.unlink()
+        except OSError:
+            same = False
+        (removed if same else kept).append(part.file)
+    return removed, kept
+
+
+def is_part(path: Path, part: Part) -> bool:
+    """Whether the file ``path`` is ``part`` as its index names it (its size
+    and SHA-256 digest; the file read a piece at a time)."""
+    if path.stat().st_size != part.size:
+        return False
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        while chunk := file.read(2**20):
+            digest.update(chunk)
+    return digest.hexdigest() == part.sha256
+
+
+def index_of(path: Path) -> tuple[Path, list[Part]] | None:
+    """The index beside the file ``path`` that names it as one of its parts
+    (``backup.json`` for ``backup-2.json``, the file as the index gives it),
+    with every part it names; None when ``path`` is no such part.
+
+    >>> index_of(Path("/nowhere/backup-2.json")) is None
+    True
+    """
+    match = re.fullmatch(r"(.+)-[1-9][0-9]*", path.stem)
+    if match is None:
+        return None
+    index = path.with_name(match[1] + path.suffix)
+    parts = index_parts(index)
+    part = next((part for part in parts if part.file == path.name), None)
+    try:
+        return (index, parts) if part is not None and path.is_file() and is_part(path, part) else None
+    except OSError:
+        return None

@@ -13,7 +13,6 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,15 @@ from terrace.cli.options import (
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
-from terrace.cli.parts import compact_parts, part_fault, read_index, write_parts
+from terrace.cli.parts import (
+    Part,
+    Spool,
+    index_of,
+    index_parts,
+    part_fault,
+    read_index,
+    remove_earlier,
+)
 from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -60,7 +67,6 @@ from terrace.storage.transfer import (
     ImportRefusedError,
     UnexportableGameError,
     exportable_record,
-    rank_places,
     read_games,
 )
 from terrace.variants import CUSTOM, canonical_name, label_title, read_change, rules_label
@@ -322,13 +328,17 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     game_ids = tuple(dict.fromkeys(game_ids))  # (a game named twice is written once)
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))
-    records: list[dict[str, Any]] = []
     now = time.time()
     if clock_outside(now):
         # (every game would lie "ahead of this computer's clock": skipped,
         # and the last backup written over with none)
         raise click.ClickException(f"nothing was exported: {clock_fault(now, 'export again')}")
-    shared: dict[str, str] = {}  # (the few hundred different moves, each kept once)
+    database = games_path(db)
+    # (each record put into JSON as it is read and let go: the whole
+    # export held every record at once, 366 MB for 32,000 games)
+    spool = Spool(Path(output) if all_games and _parts_allowed(output) else None, MAX_IMPORT_BYTES,
+                  lambda path: _refuse_database_output(path, database))
+    single: list[dict[str, Any]] = []  # (one --game: a record, not a list)
 
     def take(game_id: str, game: StoredGame | StoreError, places: LogPlaces | None) -> None:
         try:
@@ -336,32 +346,37 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
                 raise game
             # (with its places in the log, so that a restore keeps the log's order)
             record = exportable_record(game, now, places)
-            record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
-            saved = record["saved"]
-            saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
-            records.append(record)
         except (DamagedGameError, UnexportableGameError) as error:
             if not all_games:
                 raise
             click.echo(f"skipped: {error}", err=True)
+            return
+        if len(game_ids) == 1:
+            single.append(record)
+        else:
+            spool.add(record)
 
-    with _open(db, read_only=True) as store:
-        try:
-            store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
-        except StoreError as error:
-            raise click.ClickException(placed(str(error), games_db_file(db))) from None
-    rank_places(records)
-    text = _export_text(records[0]) if len(game_ids) == 1 else _one_file(records)
-    if text is None:
-        if not all_games or not _parts_allowed(output):
-            raise _too_large(records, all_games)
-        _export_parts(Path(output), records, db)
-        return
-    if output == "-":
-        click.echo(text, nl=False)
-        return
-    write_whole(Path(output), text)
-    click.echo(f"wrote {_games(len(records))} to {clip(output)}", err=True)
+    earlier = index_parts(Path(output)) if spool.output is not None else []
+    try:
+        with _open(db, read_only=True) as store:
+            try:
+                store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
+            except StoreError as error:
+                raise click.ClickException(placed(str(error), games_db_file(db))) from None
+        text = _export_text(single[0]) if single else spool.one_file()
+        if text is None:
+            if spool.output is None:
+                raise _too_large(spool.size, all_games)
+            _export_parts(spool, earlier)
+            return
+        if output == "-":
+            click.echo(text.decode("ascii"), nl=False)
+            return
+        write_whole(Path(output), text)
+    finally:
+        spool.discard()
+    click.echo(f"wrote {_games(1 if single else spool.records)} to {clip(output)}", err=True)
+    _removed(Path(output), earlier, [])
 
 
 def _games(count: int) -> str:
@@ -373,65 +388,28 @@ def _games(count: int) -> str:
     return f"{count:,} game{'s' if count != 1 else ''}"
 
 
-def _export_text(document: Any) -> str:
+def _export_text(document: Any) -> bytes:
     """One record's JSON, indented to be read; written compactly when the
     indented text would be larger than an import reads, so that every
     export imports (refused when even that is too large).
 
     >>> _export_text({"a": 1})
-    '{\\n  "a": 1\\n}\\n'
+    b'{\\n  "a": 1\\n}\\n'
     """
     # (json.dumps writes ASCII only: its length is its size in bytes)
     indented = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
     if len(indented) <= MAX_IMPORT_BYTES:
-        return indented
+        return indented.encode("ascii")
     compact = json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n"
     if len(compact) <= MAX_IMPORT_BYTES:
-        return compact
-    raise _too_large([document], all_games=False)
+        return compact.encode("ascii")
+    raise _too_large(len(compact), all_games=False)
 
 
-def _one_file(records: list[dict[str, Any]]) -> str | None:
-    """The records as one JSON list an import reads: indented to be read,
-    compact when the indented text would be larger than an import reads;
-    None when even that is too large. Each is made record by record and
-    given up as soon as it grows past the limit (Python's indenting encoder
-    holds every piece of the whole text at once: about 900 MB for 24,000
-    won games).
-
-    >>> records = [{"a": [1, 2], "b": {"c": None}}, {}]
-    >>> _one_file(records) == json.dumps(records, indent=2) + "\\n"
-    True
-    >>> _one_file([])
-    '[]\\n'
-    """
-    if not records:
-        return "[]\n"
-    indented = ("  " + json.dumps(record, indent=2, ensure_ascii=True).replace("\n", "\n  ")
-                for record in records)
-    compact = (json.dumps(record, separators=(",", ":"), ensure_ascii=True) for record in records)
-    return _joined(indented, ("[\n", ",\n", "\n]\n")) or _joined(compact, ("[", ",", "]\n"))
-
-
-def _joined(items: Iterator[str], marks: tuple[str, str, str]) -> str | None:
-    """``items`` between the opening, separating and closing ``marks``, or
-    None once that grows past :data:`MAX_IMPORT_BYTES`."""
-    opening, separator, closing = marks
-    taken: list[str] = []
-    size = len(opening) + len(closing) - len(separator)
-    for item in items:
-        size += len(separator) + len(item)
-        if size > MAX_IMPORT_BYTES:
-            return None
-        taken.append(item)
-    return opening + separator.join(taken) + closing
-
-
-def _too_large(records: list[dict[str, Any]], all_games: bool) -> click.ClickException:
-    """The refusal of an export larger than an import reads that cannot be
-    written in parts (to standard output or a pipe, or of games named by
-    --game)."""
-    size = sum(len(json.dumps(record, separators=(",", ":"), ensure_ascii=True)) + 1 for record in records)
+def _too_large(size: int, all_games: bool) -> click.ClickException:
+    """The refusal of an export of ``size`` bytes (as compact JSON), larger
+    than an import reads, that cannot be written in parts (to standard
+    output or a pipe, or of games named by --game)."""
     advice = ("give --output FILE, a file, to write them in parts that each import" if all_games
               else "export them in parts with --all --output FILE, or name fewer games with --game")
     return click.ClickException(f"nothing was exported: the games take {size / 2**20:.0f} MB, more than an "
@@ -444,18 +422,38 @@ def _parts_allowed(output: str) -> bool:
     return output != "-" and (os.path.isfile(output) or not os.path.exists(output))
 
 
-def _export_parts(output: Path, records: list[dict[str, Any]], db: str | None) -> None:
-    """Write ``records`` in numbered parts beside ``output``, each within
-    what an import reads, then ``output``: the index naming them (written
-    last, so that no index names a set not whole), and say so."""
-    database = games_path(db)
-    parts = write_parts(output, compact_parts(records, MAX_IMPORT_BYTES),
-                        lambda path: _refuse_database_output(path, database))
+def _export_parts(spool: Spool, earlier: list[Part]) -> None:
+    """Write the parts of ``spool`` and their index (written last, so that
+    no index names a set not whole), and say so; then remove the parts of
+    the earlier export there that the new one did not replace."""
+    assert spool.output is not None
+    parts = spool.write_parts()
+    output = spool.output
     first, last = parts[0].file, parts[-1].file
-    click.echo(f"wrote {_games(len(records))} in {len(parts)} parts, {clip(first)} to {clip(last)} (each "
+    click.echo(f"wrote {_games(spool.records)} in {len(parts)} parts, {clip(first)} to {clip(last)} (each "
                f"at most {MAX_IMPORT_BYTES // 2**20} MB, what an import reads), and {clip(str(output))}, "
                "the index that names them: terrace import "
                f"{clip(str(output))} imports them all", err=True)
+    _removed(output, earlier, parts)
+
+
+def _removed(output: Path, earlier: list[Part], parts: list[Part]) -> None:
+    """Remove the parts of the export ``output`` replaced that the new
+    export did not write over (each only as it was written: a part changed
+    since is no longer ours to remove), and say so."""
+    removed, kept = remove_earlier(output, earlier, {part.file for part in parts})
+    if removed:
+        click.echo(f"removed {_parts(removed)} of the earlier export to {clip(str(output))}, which it "
+                   f"no longer names: {', '.join(clip(name) for name in removed)}", err=True)
+    if kept:
+        click.echo(f"note: {_parts(kept)} of the earlier export to {clip(str(output))} changed since, and "
+                   f"{'was' if len(kept) == 1 else 'were'} left: {', '.join(clip(name) for name in kept)}",
+                   err=True)
+
+
+def _parts(names: list[str]) -> str:
+    """How many parts ``names`` are, in words."""
+    return "1 part" if len(names) == 1 else f"{len(names)} parts"
 
 
 def _report_done(message: str) -> None:
@@ -577,7 +575,7 @@ def import_(db: str | None, files: tuple[str, ...]) -> None:
     none, once each is there as it was written (into an empty database:
     the backup restored, with the same statistics)."""
     done = _Imported()
-    for file in files:
+    for file in _parts_as_index(files):
         name = "standard input" if file == "-" else clip(file)
         try:
             _import_file(db, file, name, done)
@@ -602,6 +600,44 @@ def import_(db: str | None, files: tuple[str, ...]) -> None:
         click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
                    f"holds, had, or is continued by (another game, or one played both here and "
                    f"elsewhere): it was added beside it as game {new_id}", err=True)
+
+
+def _parts_as_index(files: tuple[str, ...]) -> list[str]:
+    """``files``, where the parts of an export are given by name
+    (``backup-1.json backup-2.json``), with their index in their place,
+    which imports them all in one go as it does when it is given (one after
+    another, each part's games came into a database that held the parts
+    before it, as games from elsewhere: the statistics were not the
+    export's); a part whose index is given too is left to it. Some parts
+    of an index given and not all are refused, before anything is
+    imported."""
+    given = {os.path.realpath(file) for file in files if file != "-"}
+    taken: list[str] = []
+    named: dict[str, tuple[Path, list[Part], set[str]]] = {}
+    for file in files:
+        found = None if file == "-" else index_of(Path(file))
+        if found is None:
+            taken.append(file)
+            continue
+        index, parts = found
+        key = os.path.realpath(index)
+        if key in given:
+            continue
+        if key not in named:
+            named[key] = (index, parts, set())
+            taken.append(str(index))
+        named[key][2].add(Path(file).name)
+    for index, parts, names in named.values():
+        missing = [part.file for part in parts if part.file not in names]
+        if missing:
+            first = next(number for number, part in enumerate(parts, 1) if part.file in names)
+            raise click.ClickException(
+                f"nothing was imported: {clip(parts[first - 1].file)} is part {first} of the {len(parts)} "
+                f"parts of the export {clip(str(index))}, and {', '.join(clip(name) for name in missing)} "
+                f"{'was' if len(missing) == 1 else 'were'} not given: import {clip(str(index))}, which "
+                "imports every part in one go (imported alone or one after another, a part's games come "
+                "in as games from elsewhere, and the statistics are not the export's)")
+    return taken
 
 
 def _after(error: click.ClickException, name: str, done: _Imported) -> click.ClickException:

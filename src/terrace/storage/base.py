@@ -553,6 +553,25 @@ class LogPlaces:
         """As the export writes it (``saved.log``)."""
         return dataclasses.asdict(self)
 
+    @staticmethod
+    def ranked(places: dict[str, LogPlaces]) -> dict[str, LogPlaces]:
+        """``places`` with each place written as its rank among them all
+        (1, 2, ...): only their order matters, and so a backup restored and
+        exported again is the same file (the restored store's log holds
+        exactly those places, in that order).
+
+        >>> LogPlaces.ranked({"a": LogPlaces(40, 90, None, False, True),
+        ...                   "b": LogPlaces(7, 40, 90, True, True)})
+        {'a': LogPlaces(opened=2, changed=3, result=None, by_import=False, changed_here=True), \
+'b': LogPlaces(opened=1, changed=2, result=3, by_import=True, changed_here=True)}
+        """
+        values = sorted({value for place in places.values()
+                         for value in (place.opened, place.changed, place.result) if value is not None})
+        rank = {value: index for index, value in enumerate(values, 1)}
+        return {game_id: dataclasses.replace(place, opened=rank[place.opened], changed=rank[place.changed],
+                                             result=None if place.result is None else rank[place.result])
+                for game_id, place in places.items()}
+
     @classmethod
     def from_dict(cls, data: Any, prefix: str = "saved.log") -> LogPlaces:
         """Read ``saved.log`` of a record; raises :class:`StoreError`."""

@@ -1579,12 +1579,17 @@ class SqliteStore(Tallying):
         one by one, a move stored meanwhile was in a game but not in its
         places). ``take`` is given each id, in order, with its game (its
         board let go) or why it cannot be read (:class:`DamagedGameError`,
-        :class:`~terrace.storage.base.UnknownGameError`), and its places;
-        what it raises ends the export."""
+        :class:`~terrace.storage.base.UnknownGameError`), and its places,
+        as ranks among those of the games named (:meth:`LogPlaces.ranked`:
+        the ranks of a game ``take`` refuses, a damaged one, are left
+        out of the export with it); what it raises ends the export."""
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             ids = self._ids(conn) if game_ids is None else list(game_ids)
             places = _places(conn)
+            if game_ids is not None:
+                places = {game_id: places[game_id] for game_id in ids if game_id in places}
+            places = LogPlaces.ranked(places)
             # (games whose log may show lines off their line today: a move
             # played after moves were taken back, which dropped those to redo)
             # (one pass over the log, in the order of its index by game)

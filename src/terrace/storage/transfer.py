@@ -108,28 +108,6 @@ def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, A
     return data
 
 
-def rank_places(records: list[dict[str, Any]]) -> None:
-    """Write the ``saved.log`` places of exported records as their ranks
-    among the places of the records exported (1, 2, ...): only their order
-    matters, and so a backup restored and exported again is the same file
-    (the restored store's log holds exactly those places, in that order).
-
-    >>> records = [{"saved": {"log": {"opened": 40, "changed": 90, "result": None}}}, {"saved": {}}]
-    >>> rank_places(records); records[0]["saved"]["log"]
-    {'opened': 1, 'changed': 2, 'result': None}
-    """
-    logs = [record["saved"]["log"] for record in records if "log" in record.get("saved", {})]
-    values = sorted({log[key] for log in logs for key in _PLACES if log[key] is not None})
-    rank = {value: index for index, value in enumerate(values, 1)}
-    for log in logs:
-        for key in _PLACES:
-            if log[key] is not None:
-                log[key] = rank[log[key]]
-
-
-_PLACES = ("opened", "changed", "result")
-
-
 class UnexportableGameError(StoreError):
     """A game that loads but that an import would refuse now (a time
     ahead of this computer's clock)."""
