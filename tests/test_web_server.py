@@ -29,7 +29,6 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from starlette.responses import FileResponse
 
 from store_support import locked_by_another
 from terrace.web.app import STATIC
@@ -703,9 +702,17 @@ def test_a_stop_answers_a_slow_save_as_saved_and_a_slow_read_as_stopped(tmp_path
         assert conn.execute("SELECT revision, move_count FROM games").fetchall() == [(1, 1)]
 
 
-SMALL_SEND_BUFFER = """
+FILE_PART = 8192
+"""The parts a server of the slow client's test sends a file in (the
+page's files are split in modules, none larger than Starlette's 64 KB
+parts any more: a file of several parts, whatever their sizes)."""
+
+SMALL_SEND_BUFFER = f"""
 import socket
+from starlette.responses import FileResponse
 from terrace.web import protocol
+
+FileResponse.chunk_size = {FILE_PART}
 
 _made = protocol.GuardedH11Protocol.connection_made
 
@@ -719,14 +726,14 @@ protocol.GuardedH11Protocol.connection_made = connection_made
 
 def test_a_stop_cuts_an_answer_a_slow_client_is_taking_without_a_traceback(tmp_path: Path) -> None:
     """Stopped while a client slow to take its bytes (a phone on a poor
-    network) was sent one of the page's files of more than one part (over
-    64 KB), the server cancelled the request after its second of grace and
-    uvicorn put the cancel's traceback on the terminal. The connection is
-    cut quietly now: the client sees the answer end early, the server ends
-    with 0 and says nothing."""
+    network) was sent one of the page's files of more than one part, the
+    server cancelled the request after its second of grace and uvicorn put
+    the cancel's traceback on the terminal. The connection is cut quietly
+    now: the client sees the answer end early, the server ends with 0 and
+    says nothing."""
     largest = max((path for path in STATIC.rglob("*") if path.is_file()), key=lambda p: p.stat().st_size)
     size = largest.stat().st_size
-    assert size > FileResponse.chunk_size  # (sent in parts: one part waits for the client)
+    assert size > 4 * FILE_PART  # (sent in parts: one part waits for the client)
     with started_server(env=_server_site(tmp_path, SMALL_SEND_BUFFER)) as server:
         parts = urlsplit(server.url)
         reader = socket.socket()
