@@ -24,12 +24,15 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict src
 
-# The tests run in one process per core (pytest-xdist); TEST_PROCESSES=0
-# runs them in this process, in order. A process that runs out of tests
-# takes half of what another still has queued (--dist worksteal): with the
-# default (load) the tests already handed to a process stay with it, and
-# the other waited idle at the end (132 s of a 3,017 s run measured).
-TEST_PROCESSES ?= auto
+# The tests run in one process per core and one more (pytest-xdist): about
+# 40% of a run waits on the servers, browsers and solver processes the tests
+# start, and on two cores three processes took 530-662 s of pytest where two
+# took 722-778 (fresh-clone CI runs, stops 68-69). TEST_PROCESSES=0 runs them
+# in this process, in order. A process that runs out of tests takes half of
+# what another still has queued (--dist worksteal): with the default (load)
+# the tests already handed to a process stay with it, and the other waited
+# idle at the end (132 s of a 3,017 s run measured).
+TEST_PROCESSES ?= $(shell echo $$(( $$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 # Before they start, the bytecode they all need (the test modules with their
 # asserts rewritten, terrace, what the tests import) is written once, where
 # each process of a fresh clone compiled it all again (tests/bytecode_cache.py).
