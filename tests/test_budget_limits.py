@@ -150,13 +150,13 @@ def test_a_fair_decision_that_carries_thousands_of_samples_keeps_its_deadline(
     decision of 0.01 s after one of 4,096 samples (x2 at the choice). The
     player's clock is a stand-in that moves a millisecond at each reading,
     so the carry is counted, not timed: the deadline is ten readings away,
-    and each sample carried reads the clock at least once."""
+    and each sample carried reads the clock at least once. The first
+    decision runs on that clock too, three thousand readings (927 samples,
+    2 s of CPU): on the wall clock, 2 s of it, a load of 30 left it too few
+    samples to carry."""
     board = Board.from_number(3, get_rules("terrace"))
     board.push_text("c1")
     player = FairPlayer(FairSettings(samples=4096, early=False, nodes=50), 0)
-    first = player.decide(observe(board), time.perf_counter() + 2)
-    assert first.move is not None and len(player._samples) > 100  # (3,275 drawn at load ~16)
-    board.push(first.move)
     now = [0.0]
 
     def reading() -> float:
@@ -164,6 +164,10 @@ def test_a_fair_decision_that_carries_thousands_of_samples_keeps_its_deadline(
         return now[0]
 
     monkeypatch.setattr(fair_module, "time", SimpleNamespace(perf_counter=reading))
+    first = player.decide(observe(board), 3.0)
+    assert first.move is not None and len(player._samples) > 500  # (927 drawn)
+    board.push(first.move)
+    now[0] = 0.0
     second = player.decide(observe(board), 0.01)
     assert second.kept <= 10  # (every sample drawn, thousands, on the old code)
 
