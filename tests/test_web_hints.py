@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from load_support import STARTING
 from solver_brute import RULE_SETS
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
@@ -33,9 +34,6 @@ from terrace.web.app import create_app
 from terrace.web.endpoints import within
 from terrace.web.hints import find_hint
 from terrace.web.workers import _echo
-
-STARTING = 120.0
-"""The budget of a job that waits for the solver processes to start."""
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
