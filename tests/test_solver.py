@@ -1154,9 +1154,9 @@ def test_the_pure_python_search_keeps_its_time_budget() -> None:
     slice ran its million positions whatever the time: 5.8 s for a budget
     of 0.5 s on 8 decks and 20 piles."""
     board = Board.from_number(3, Rules(decks=8, piles=20, reserve=0, candidates=20))
-    started = time.perf_counter()
+    started = time.process_time()
     found = solve(board, max_seconds=0.5, options=Options(core="python"))
-    took = time.perf_counter() - started
+    took = time.process_time() - started  # (CPU time: a loaded machine's pauses are not the search's)
     assert took < 2.5, (took, found.nodes)
     assert found.result in ("won", "unknown")
 
