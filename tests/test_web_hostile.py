@@ -603,7 +603,9 @@ def _reads_while_writes_wait(held: int,
     wait (:class:`HeldStore`); once ``held`` of them wait, each of the
     ``paths`` (of the game's id) is read in turn. Returns each read's
     seconds and status, and how many moves were played once the writes
-    went on."""
+    went on. (The writes wait until the reads are done: a read behind them
+    never comes, and fails at 30 s; the tests' bound is half of that, where
+    2 s left a loaded machine's pauses little room.)"""
     store = HeldStore()
     app = create_app(store)
     game = store.create("terrace", get_rules("terrace"), Deal.from_number(7, get_rules("terrace")))
@@ -619,7 +621,7 @@ def _reads_while_writes_wait(held: int,
             try:
                 for path in paths(game.id):
                     began = time.monotonic()
-                    statuses.append((await asyncio.wait_for(client.get(path), 5)).status_code)
+                    statuses.append((await asyncio.wait_for(client.get(path), 30)).status_code)
                     took.append(time.monotonic() - began)
             finally:
                 store.go.set()
@@ -638,7 +640,7 @@ def test_the_page_s_files_come_while_many_writes_wait_for_the_database() -> None
 
     took, statuses, moved = _reads_while_writes_wait(GAME_THREADS, lambda _: ["/static/js/main.js"])
     assert (statuses, moved) == ([200], 1)  # (the others saw the game change: conflict)
-    assert took[0] < 2, took
+    assert took[0] < 15, took
 
 
 def test_the_game_is_read_while_many_writes_wait_for_the_database() -> None:
@@ -652,7 +654,7 @@ def test_the_game_is_read_while_many_writes_wait_for_the_database() -> None:
     took, statuses, moved = _reads_while_writes_wait(WRITE_THREADS, lambda game_id: [
         "/api/stats", "/api/games", f"/api/games/{game_id}", "/api/current-game"])
     assert (statuses, moved) == ([200] * 4, 1)  # (the other moves saw the game change: conflict)
-    assert max(took) < 2, took
+    assert max(took) < 15, took
 
 
 class BusyStore(MemoryStore):
