@@ -87,8 +87,10 @@ class Server:
     url: str
     first_line: str
 
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> float:
-        """Send ``sig`` and wait for the process to end; the seconds it took."""
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60) -> float:
+        """Send ``sig`` and wait for the process to end; the seconds it took
+        (killed after ``timeout``: 10 s, the stops of three servers at load
+        ~60 were killed, stop 70; a stop that hangs does so for ever)."""
         started = time.perf_counter()
         os.kill(self.proc.pid, sig)
         try:
