@@ -205,6 +205,23 @@ def _line_key(board: Board) -> bytes:
     return _digest(_pieces(board))
 
 
+def _line_of(board: Board) -> tuple[_Reached, list[int]]:
+    """The positions ``board``'s history reached (before its first move and
+    after each) and the actions of its moves: what a :class:`State` made
+    from ``board`` counts as reached and played, whether made from a board
+    (:class:`State`) or read from bytes (:func:`_made_anew`). ``board`` is
+    only read: the positions are walked back on a copy."""
+    walk = board.copy(redo=0)
+    keys = [_line_key(walk)]
+    while walk.move_stack:
+        walk.pop()
+        keys.append(_line_key(walk))
+    reached = _Reached({})
+    for key in keys:
+        reached.add(key)
+    return reached, [board.move_to_action(move) for move in board.move_stack]
+
+
 def _sealed(parts: bytes) -> bytes:
     """The digest a state's parts are checked by (:meth:`State.to_bytes`,
     and in hexadecimal a pickle's, :func:`_seal`)."""
@@ -288,14 +305,11 @@ def _made_anew(state: State, extras: list[object]) -> None:
             start.pop()
         made = type(board).from_position(start.position(), rules)  # (a subclass the bytes may name: allowed)
         made.deal = None if board.deal is None else _deal_anew(board.deal, rules)
-        reached = _Reached({})
-        reached.add(_line_key(made))
         for move in moves:
             made.push(move)
-            reached.add(_line_key(made))
         made._redo = redo
+        reached, played = _line_of(made)  # (as a State made from the board counts them)
         anew = [None if each is None else tuple(_moves_anew(list(each))) for each in cleared]
-        played = [made.move_to_action(move) for move in moves]
         if (made.position() != board.position() or _undo_fields(made._undo) != _undo_fields(board._undo)
                 or seen._merged() != reached._merged() or anew != cleared or played != actions):
             raise ValueError
@@ -503,18 +517,10 @@ class State:
         if not isinstance(board, Board):
             raise TypeError(f"State takes a Board, not {type(board).__name__}")
         self._board = board.copy()
-        walk = self._board.copy(keep=len(board.move_stack), redo=0)
-        keys = [_line_key(walk)]
-        while walk.move_stack:
-            walk.pop()
-            keys.append(_line_key(walk))
-        self._seen = _Reached({})
-        for key in keys:
-            self._seen.add(key)
+        self._seen, self._actions = _line_of(self._board)
         self._past: _Past | None = None
         """The history shared with clones; the board's stacks, and the
         lists that follow, hold what was played after it."""
-        self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
         # (per action, the redo moves it cleared, to give back on undo: None when it
         # redid the next one; tuples, shared by clones, the empty one allocated once)
         self._cleared: list[tuple[Move, ...] | None] = [None] * len(self._actions)
