@@ -124,6 +124,9 @@ class Board(BaseBoard):
     move_stack: list[Move]
     _undo: list[Undo]
     _redo: list[Move]
+    _version: int
+    _legal_version: int
+    _legal: list[Move]
 
     def __init__(self, rules: Rules | None = None, deal: Deal | None = None) -> None:
         super().__init__(rules, deal)
@@ -135,7 +138,7 @@ class Board(BaseBoard):
         self._redo = []
         self._version = 0
         self._legal_version = -1
-        self._legal: list[Move] = []
+        self._legal = []
 
     # ------------------------------------------------------------------
     # Construction
@@ -176,7 +179,13 @@ class Board(BaseBoard):
         return board
 
     def copy(self, *, stack: bool = True, keep: int | None = None, redo: int | None = None) -> Board:
-        """An independent copy; with ``stack=False`` the history is dropped.
+        """An independent copy, of this board's class; with ``stack=False``
+        the history is dropped. The attributes a subclass gave the board
+        are the copy's too, as they are (shared, as :meth:`terrace.game.State.clone`
+        shares a subclass's; ``copy.deepcopy`` copies them): a subclass whose
+        attributes change with the position overrides ``copy``, calling
+        ``super().copy(...)`` and then copying them, as python-chess's
+        variant boards do.
 
         With ``keep``, only the last ``keep`` moves played and the next
         ``keep`` moves to redo are copied: the copy takes back and redoes
@@ -202,16 +211,30 @@ class Board(BaseBoard):
         other._version, other._legal_version, other._legal = 0, -1, []
         if not stack:
             other.move_stack, other._undo, other._redo = [], [], []
-            return other
-        back = len(self.move_stack) if keep is None else _move_count(keep, "keep")
-        ahead = min(back, len(self._redo)) if keep is not None else len(self._redo)
-        if redo is not None:
-            ahead = min(ahead, _move_count(redo, "redo"))
-        played = len(self.move_stack) - min(back, len(self.move_stack))
-        other.move_stack = self.move_stack[played:]
-        other._undo = self._undo[played:]
-        other._redo = self._redo[len(self._redo) - ahead:]
+        else:
+            back = len(self.move_stack) if keep is None else _move_count(keep, "keep")
+            ahead = min(back, len(self._redo)) if keep is not None else len(self._redo)
+            if redo is not None:
+                ahead = min(ahead, _move_count(redo, "redo"))
+            played = len(self.move_stack) - min(back, len(self.move_stack))
+            other.move_stack = self.move_stack[played:]
+            other._undo = self._undo[played:]
+            other._redo = self._redo[len(self._redo) - ahead:]
+        if type(self) is not Board:  # (only a subclass gives a board attributes of its own)
+            self.give_extras(other)
         return other
+
+    def extras(self) -> dict[str, object]:
+        """The attributes a subclass gave this board (none of a Board's own)."""
+        own = _OWN_ATTRIBUTES
+        return {name: value for name, value in self.__dict__.items() if name not in own}
+
+    def give_extras(self, other: Board) -> None:
+        """Give ``other`` (a board made from this one: a copy, or one made
+        anew) the attributes a subclass gave this board (:meth:`extras`),
+        as they are; one of the same name that ``other`` has is left."""
+        for name, value in self.extras().items():
+            other.__dict__.setdefault(name, value)
 
     def __copy__(self) -> Board:
         """``copy.copy(board)`` is :meth:`copy`: the piles are never shared."""
@@ -732,6 +755,11 @@ class Board(BaseBoard):
             f"tableau {c['tableau']}  moves {c['moves']}  [{self.status.value}]"
         )
         return "\n".join([head, *self.drawing()])
+
+
+_OWN_ATTRIBUTES: frozenset[str] = frozenset((*BaseBoard.__annotations__, *Board.__annotations__))
+"""The attributes of a :class:`Board` (its cards' and its history's, as
+the classes declare them); any other is a subclass's (:meth:`Board.extras`)."""
 
 
 def given_board(board: object, taker: str) -> Board:
