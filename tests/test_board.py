@@ -1405,6 +1405,31 @@ def test_a_boards_own_attributes_are_those_it_declares() -> None:
     assert _Noting.from_number(2).extras() == {"label": "mine", "notes": []}
 
 
+@pytest.mark.parametrize(("call", "code", "german"), [
+    (lambda board: board.moves_from("t12"), Refusal.PLACE_UNKNOWN,
+     "„t12“ ist hier kein Platz: r (die Terrasse), w (der Abwurfstapel), t1 bis t9 oder f1 bis f8 "
+     "schreiben."),
+    (lambda board: board.auto_move("x"), Refusal.PLACE_UNKNOWN, None),
+    (lambda board: board.foundation_accepts(8, 0), Refusal.FOUNDATION_INDEX_RANGE,
+     "Die Nummer eines Zielstapels reicht hier von 0 bis 7, nicht 8."),
+    (lambda board: board.copy(keep=-1), Refusal.MOVE_COUNT_RANGE,
+     "keep ist eine Anzahl Züge, 0 oder mehr, nicht -1."),
+    (lambda board: board.copy(redo=1.5), Refusal.MOVE_COUNT_RANGE, None),
+])
+def test_the_boards_refusals_of_a_place_an_index_or_a_count_have_codes(
+        call: Callable[[Board], object], code: Refusal, german: str | None) -> None:
+    """The engine raises its errors with a refusal code, whose words each
+    front end shows in its language (errors.py); a place, a foundation
+    index or a number of moves it could not take was a plain ValueError
+    with English words only, and no code."""
+    board = Board.from_number(1, TERRACE)
+    with pytest.raises(InvalidMoveError) as refused:
+        call(board)
+    assert refused.value.code is code
+    if german is not None:
+        assert refused.value.text("de") == german
+
+
 def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
     """notation.md points reinforcement-learning code at
     terrace.actions.action_moves(rules); action_moves("terrace") raised

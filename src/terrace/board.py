@@ -59,7 +59,7 @@ from terrace.building import (
 )
 from terrace.cards import CODE, RANK, RANKS, Card, given_card
 from terrace.deal import Deal
-from terrace.errors import IllegalMoveError, NoMoveError
+from terrace.errors import IllegalMoveError, InvalidMoveError, NoMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, SPACES, TABLEAU, Move, given_move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
@@ -309,12 +309,12 @@ class Board(BaseBoard):
         >>> board.foundation_accepts(8, 0)
         Traceback (most recent call last):
         ...
-        ValueError: a foundation index runs from 0 to 7 here, not 8
+        terrace.errors.InvalidMoveError: a foundation index runs from 0 to 7 here, not 8
         """
         last = len(self.foundations) - 1
         whole = as_whole(index)  # (any whole number type, such as numpy's int64)
         if whole is None or not 0 <= whole <= last:
-            raise ValueError(f"a foundation index runs from 0 to {last} here, not {quote(index)}")
+            raise InvalidMoveError(Reason(Refusal.FOUNDATION_INDEX_RANGE, last=last, value=quote(index)))
         card = given_card(card)
         return not self.choosing and self._foundation_refusal(whole, card) is None
 
@@ -563,13 +563,13 @@ class Board(BaseBoard):
     def moves_from(self, source: str) -> list[Move]:
         """Legal moves of the card at ``source`` (``'r'`` or ``'reserve'``,
         ``'w'`` or ``'waste'``, ``'t3'``, ``'f2'``), foundation moves first,
-        then piles in order; a place the rules do not have is a
-        :class:`ValueError`.
+        then piles in order; a place the rules do not have is an
+        :class:`~terrace.errors.InvalidMoveError` (``place-unknown``).
 
-        >>> Board.from_number(1).moves_from("t12")
+        >>> Board.from_number(1).moves_from("t12")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: 't12' is not a place here: write r (the terrace), w (the waste), t1 to t9 or f1 to f8
+        terrace.errors.InvalidMoveError: 't12' is not a place here: write r (the terrace), ... or f1 to f8
         """
         return self._moves_at(self._given_place(source, "moves_from"))
 
@@ -588,8 +588,8 @@ class Board(BaseBoard):
             place[:1] in ("t", "f") and number is not None
             and 1 <= number <= (piles if place[0] == "t" else foundations))
         if not known:
-            raise ValueError(f"{quote(source)} is not a place here: write r (the terrace), w (the waste),"
-                             f" t1 to t{piles} or f1 to f{foundations}")
+            raise InvalidMoveError(Reason(Refusal.PLACE_UNKNOWN, value=quote(source), piles=piles,
+                                          foundations=foundations))
         return place
 
     def auto_move(self, source: str) -> Move | None:
@@ -780,10 +780,11 @@ def given_board(board: object, taker: str) -> Board:
 
 def _move_count(value: object, name: str) -> int:
     """``value`` as a number of moves (any whole number type, such as
-    numpy's int64), else a :class:`ValueError` naming the argument."""
+    numpy's int64), else an :class:`InvalidMoveError` (``move-count-range``, a
+    ``ValueError``) naming the argument."""
     moves = as_whole(value)
     if moves is None or moves < 0:
-        raise ValueError(f"{name} is a number of moves, 0 or more, not {quote(value)}")
+        raise InvalidMoveError(Reason(Refusal.MOVE_COUNT_RANGE, name=name, value=quote(value)))
     return moves
 
 

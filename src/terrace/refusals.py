@@ -113,6 +113,9 @@ class Refusal(StrEnum):
     MOVE_LEADING_ZERO = "move-leading-zero"
     MOVES_TOO_MANY = "moves-too-many"
     NOT_AN_ACTION = "not-an-action"
+    PLACE_UNKNOWN = "place-unknown"
+    FOUNDATION_INDEX_RANGE = "foundation-index-range"
+    MOVE_COUNT_RANGE = "move-count-range"
     NO_ACTION = "no-action"
     ACTION_REPEATS = "action-repeats"
     GAME_AT_LENGTH = "game-at-length"
@@ -498,6 +501,17 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
+    Refusal.PLACE_UNKNOWN: Wording(
+        _BAD, "{value} is not a place here: write r (the terrace), w (the waste), t1 to t{piles} or f1 to "
+              "f{foundations}",
+        "{value} ist hier kein Platz: r (die Terrasse), w (der Abwurfstapel), t1 bis t{piles} oder f1 bis "
+        "f{foundations} schreiben."),
+    Refusal.FOUNDATION_INDEX_RANGE: Wording(
+        _BAD, "a foundation index runs from 0 to {last} here, not {value}",
+        "Die Nummer eines Zielstapels reicht hier von 0 bis {last}, nicht {value}."),
+    Refusal.MOVE_COUNT_RANGE: Wording(
+        _BAD, "{name} is a number of moves, 0 or more, not {value}",
+        "{name} ist eine Anzahl Züge, 0 oder mehr, nicht {value}."),
     Refusal.NO_ACTION: Wording(
         _BAD, "{move} has no action in these rules: it can never be legal",
         "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
