@@ -15,6 +15,7 @@ from terrace.building import COLOUR_KEY, SUIT_KEY
 from terrace.cards import RANKS, card_symbol, parse_card
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from terrace.game import State
 from terrace.moves import Move
 from terrace.position import BaseBoard
 from terrace.refusals import Refusal
@@ -1343,6 +1344,90 @@ def test_a_copy_of_a_subclass_is_of_that_subclass() -> None:
     for twin in (board.copy(), board.copy(stack=False), board.copy(keep=0), copy.copy(board)):
         assert type(twin) is Mine and twin.tops() == board.tops() and twin == board
     assert type(Mine.from_position(board.position(), board.rules)) is Mine
+
+
+class _Noting(Board):
+    """A researcher's board with attributes of its own, set as it is made."""
+
+    def __init__(self, rules: Rules | None = None, deal: Deal | None = None) -> None:
+        super().__init__(rules, deal)
+        self.label = "mine"
+        self.notes: list[str] = []
+
+
+class _NotingAlone(_Noting):
+    """A subclass that copies its notes for each copy, as python-chess's
+    variant boards copy their own state in their copy()."""
+
+    def copy(self, *, stack: bool = True, keep: int | None = None, redo: int | None = None) -> _NotingAlone:
+        other = super().copy(stack=stack, keep=keep, redo=redo)
+        assert isinstance(other, _NotingAlone)
+        other.notes = list(self.notes)
+        return other
+
+
+def test_a_copy_of_a_subclass_has_the_attributes_the_subclass_gave_it() -> None:
+    """Board.copy() made the copy without its constructor and copied the
+    Board's own attributes only: a subclass's were missing on the copy
+    (AttributeError: 'label'), and so on the board of a State made from it
+    (State copies the board) and on every board() it gave. They are the
+    copy's now, as they are (shared, as State.clone shares a subclass's;
+    copy.deepcopy copies them), and a subclass that wants its own copies
+    makes them in its copy(), as python-chess's variant boards do."""
+    import copy
+
+    board = _Noting.from_number(4)
+    board.push_text("c1")
+    board.notes.append("chose c1")
+    for twin in (board.copy(), board.copy(stack=False), board.copy(keep=0, redo=0), copy.copy(board)):
+        assert type(twin) is _Noting and twin.label == "mine" and twin.notes is board.notes
+    deep = copy.deepcopy(board)
+    assert deep.notes == board.notes and deep.notes is not board.notes
+    state = State(board)
+    state.apply_action(state.legal_actions()[0])
+    state.undo()
+    seen = state.board()
+    assert isinstance(seen, _Noting) and seen.label == "mine" and seen.notes == ["chose c1"]
+    alone = _NotingAlone.from_number(4)
+    alone.notes.append("first")
+    other = alone.copy()
+    other.notes.append("second")
+    assert alone.notes == ["first"] and other.notes == ["first", "second"] and other.label == "mine"
+
+
+def test_a_boards_own_attributes_are_those_it_declares() -> None:
+    """Board.extras() tells a subclass's attributes by the names the
+    classes declare: a board that has played, been copied and listed its
+    moves has none other."""
+    board = Board.from_number(2)
+    board.push_text("c2")
+    assert len(board.legal_moves) and board.extras() == {} and board.copy(keep=1).extras() == {}
+    assert _Noting.from_number(2).extras() == {"label": "mine", "notes": []}
+
+
+@pytest.mark.parametrize(("call", "code", "german"), [
+    (lambda board: board.moves_from("t12"), Refusal.PLACE_UNKNOWN,
+     "„t12“ ist hier kein Platz: r (die Terrasse), w (der Abwurfstapel), t1 bis t9 oder f1 bis f8 "
+     "schreiben."),
+    (lambda board: board.auto_move("x"), Refusal.PLACE_UNKNOWN, None),
+    (lambda board: board.foundation_accepts(8, 0), Refusal.FOUNDATION_INDEX_RANGE,
+     "Die Nummer eines Zielstapels reicht hier von 0 bis 7, nicht 8."),
+    (lambda board: board.copy(keep=-1), Refusal.MOVE_COUNT_RANGE,
+     "keep ist eine Anzahl Züge, 0 oder mehr, nicht -1."),
+    (lambda board: board.copy(redo=1.5), Refusal.MOVE_COUNT_RANGE, None),
+])
+def test_the_boards_refusals_of_a_place_an_index_or_a_count_have_codes(
+        call: Callable[[Board], object], code: Refusal, german: str | None) -> None:
+    """The engine raises its errors with a refusal code, whose words each
+    front end shows in its language (errors.py); a place, a foundation
+    index or a number of moves it could not take was a plain ValueError
+    with English words only, and no code."""
+    board = Board.from_number(1, TERRACE)
+    with pytest.raises(InvalidMoveError) as refused:
+        call(board)
+    assert refused.value.code is code
+    if german is not None:
+        assert refused.value.text("de") == german
 
 
 def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:

@@ -17,9 +17,12 @@ import pytest
 from hypothesis import given
 
 from terrace.board import Board
+from terrace.deal import Deal
 from terrace.errors import InvalidRecordError
 from terrace.game import _BYTES_HEAD, BYTES_MAGIC, PICKLE_FORMAT, State, _sealed
+from terrace.moves import Move
 from terrace.refusals import Refusal
+from terrace.rules import Rules
 from terrace.variants import PRESETS, get_rules
 from test_game import snapshot
 from test_properties import GAMES, SETTINGS, Game, walk
@@ -237,3 +240,99 @@ def test_a_state_of_a_subclass_of_board_reads_back_when_allowed() -> None:
     back = State.from_bytes(data, allow=[_MyBoard])
     assert type(back.board()) is _MyBoard and back.board().tops() == board.tops()  # type: ignore[attr-defined]
     assert snapshot(back) == snapshot(state)
+
+
+def _held(state: State, held: object) -> bytes:
+    """The bytes of ``state`` with an attribute ``kept`` that holds ``held``,
+    with a right digest."""
+    board, seen, actions, cleared = pickle.loads(state.to_bytes()[_BYTES_HEAD:])
+    return _sealed_bytes(pickle.dumps((board, seen, actions, cleared, {"kept": held}),
+                                      protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _made_up(state: State, what: str) -> object:
+    """An object of the engine's classes made up as ``what`` says."""
+    board = state.board()
+    if what == "a board with a card twice":
+        board.waste.append(next(pile for pile in board.tableau if pile)[-1])
+        return board
+    if what == "a deal of cards beyond the pack, marked as checked":
+        deal = Deal((200,) * state.rules.card_count)  # (a deal of its own: Deal.from_number's may be shared)
+        object.__setattr__(deal, "_fits", (state.rules.decks, state.rules.card_count))
+        return deal
+    if what == "rules out of range":
+        rules = Rules()
+        object.__setattr__(rules, "decks", 40)
+        return rules
+    if what == "a move of no notation":
+        move = Move("t", 1, "f")  # (a move of its own: Move.parse's are shared)
+        object.__setattr__(move, "source", "x")
+        return move
+    if what == "an undo record alone":
+        return board._undo[-1]
+    if what == "deep in a list, a dict and an allowed object":
+        board.waste.append(200)
+        return [{"note": _Note(board)}]  # type: ignore[arg-type]
+    raise AssertionError(what)
+
+
+@pytest.mark.parametrize("what", [
+    "a board with a card twice", "a deal of cards beyond the pack, marked as checked",
+    "rules out of range", "a move of no notation", "an undo record alone",
+    "deep in a list, a dict and an allowed object"])
+def test_what_a_subclasss_attributes_hold_is_made_anew_or_refused(what: str) -> None:
+    """A state's own board was made anew from its bytes, but a Board, Deal,
+    Rules or Move that an attribute a subclass gave it held was read as
+    the bytes said, unchecked: a board with a card twice, which the
+    engine played on, a deal of cards of 200 marked as checked (Board(rules, deal) then
+    dealt them unchecked), rules of 40 decks. Each is made anew now, in
+    place, however deep it lies, and refused (state-unreadable) where it
+    differs; the parts of a history alone (an undo record), which nothing
+    but their history can check, are refused."""
+    state = _played()
+    with pytest.raises(InvalidRecordError) as caught:
+        State.from_bytes(_held(state, _made_up(state, what)), allow=[_Note])
+    error = caught.value
+    assert error.reason is not None and error.reason.code is Refusal.STATE_UNREADABLE
+
+
+class _Keeper(State):
+    """A learner's state whose attributes hold the engine's objects."""
+
+    kept: object
+    own: Board
+
+
+def test_what_a_subclasss_attributes_hold_reads_back_made_anew() -> None:
+    """The Board, Deal, Rules and Move an attribute holds are read back as
+    they were, each made anew in place (a deal read is checked again when a
+    board is dealt it), the attributes a subclass of Board gave the
+    state's board too (made anew from a position, the board lost them);
+    and an attribute that holds the state's own board holds it after
+    reading, where it held the board read from the bytes, unchecked."""
+    board = _labelled_board()
+    state = _Keeper(board)
+    state.apply_action(state.legal_actions()[0])
+    deal = Deal.from_number(5, state.rules)
+    state.kept = [state.board(), {"deal": deal, "rules": state.rules}, (Move.parse("t3f"), _Note("x"))]
+    state.own = state._board
+    back = _Keeper.from_bytes(state.to_bytes(), allow=[_Note, _LabelledBoard])
+    assert type(back) is _Keeper and snapshot(back) == snapshot(state)
+    assert back.kept == state.kept and back.own is back._board
+    read_deal = back.kept[1]["deal"]  # type: ignore[index]
+    assert read_deal._fits is None
+    assert Board(state.rules, read_deal).position() == Board(state.rules, deal).position()
+    seen = back.board()
+    assert isinstance(seen, _LabelledBoard) and seen.label == "mine" and back.kept[0].label == "mine"  # type: ignore[index]
+
+
+class _LabelledBoard(Board):
+    """A researcher's board with an attribute of its own."""
+
+    label: str
+
+
+def _labelled_board() -> _LabelledBoard:
+    board = _LabelledBoard.from_number(6)
+    board.label = "mine"
+    return board

@@ -219,3 +219,38 @@ def test_a_survey_on_a_machine_of_more_cores_than_its_worker_limit_runs_that_man
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(300)), raising=False)
     assert solver._held_to_cores(None, None) == (local_pool.MAX_WORKERS, None)
+
+
+def test_multiprocessing_pools_private_names_are_as_the_local_pool_was_written_for() -> None:
+    """The local pool's hang fix (its workers put a whole result before
+    SIGTERM ends them, and its stop ends them before their results' reader)
+    runs through private names of multiprocessing.pool, read in CPython
+    3.11-3.13 (local_pool.STDLIB_READ). A Python that changed them would run
+    the workers without the fix, or stop the pool half way, and a survey
+    could hang: this test says what changed instead."""
+    changed = local_pool.pool_internals_changed()
+    read = ", ".join(".".join(map(str, version)) for version in local_pool.STDLIB_READ)
+    assert not changed, (
+        f"multiprocessing.pool of Python {sys.version.split()[0]} is not as in CPython {read}, which "
+        "src/terrace/solver/pool.py (_BoundedPool, _bounded_worker, _WholeResults) was written for: "
+        "it expects " + "; ".join(changed) + ". Read this Python's multiprocessing/pool.py, bring the "
+        "local pool in line with it and add the version to STDLIB_READ.")
+
+
+def test_the_check_of_the_pools_private_names_sees_each_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each private name the local pool uses, changed, is named by the check."""
+    import multiprocessing.pool as stdlib_pool
+
+    def terminate(cls: Any, taskqueue: Any, inqueue: Any, outqueue: Any, pool: Any, change_notifier: Any,
+                  worker_handler: Any, task_handler: Any, result_handler: Any, cache: Any,
+                  more: Any) -> None:
+        raise AssertionError("never called")
+
+    monkeypatch.setattr(stdlib_pool.Pool, "_terminate_pool", classmethod(terminate))
+    monkeypatch.setattr(stdlib_pool.Pool, "_help_stuff_finish", staticmethod(lambda inqueue, handler: None))
+    monkeypatch.delattr(stdlib_pool, "TERMINATE")
+    monkeypatch.setattr(stdlib_pool, "worker", lambda tasks, results: None)
+    changed = local_pool.pool_internals_changed()
+    assert [line.split("(")[0].split(",")[0] for line in changed] == [
+        "worker", "worker takes its tasks by inqueue.get and puts its results by outqueue.put", "TERMINATE",
+        "Pool._terminate_pool", "Pool._help_stuff_finish"]

@@ -303,7 +303,7 @@ def test_the_browsers_link_opens_only_from_a_connection_its_check_allows() -> No
         assert "set-cookie" not in other.headers and keys.is_one_step(own)
         opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
         assert opened.status_code == 303 and f"{COOKIE}={game_cookie(keys)};" in opened.headers["set-cookie"]
-        assert not keys.is_one_step(own) and own not in keys.only_for
+        assert not keys.is_one_step(own) and own not in keys.others
     assert [tuple(end) for end in allowed[0]] == [("testclient", 50000), ("localhost", 80)]  # (its two ends)
 
 

@@ -59,7 +59,7 @@ from terrace.building import (
 )
 from terrace.cards import CODE, RANK, RANKS, Card, given_card
 from terrace.deal import Deal
-from terrace.errors import IllegalMoveError, NoMoveError
+from terrace.errors import IllegalMoveError, InvalidMoveError, NoMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, SPACES, TABLEAU, Move, given_move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
@@ -124,6 +124,9 @@ class Board(BaseBoard):
     move_stack: list[Move]
     _undo: list[Undo]
     _redo: list[Move]
+    _version: int
+    _legal_version: int
+    _legal: list[Move]
 
     def __init__(self, rules: Rules | None = None, deal: Deal | None = None) -> None:
         super().__init__(rules, deal)
@@ -135,7 +138,7 @@ class Board(BaseBoard):
         self._redo = []
         self._version = 0
         self._legal_version = -1
-        self._legal: list[Move] = []
+        self._legal = []
 
     # ------------------------------------------------------------------
     # Construction
@@ -176,7 +179,13 @@ class Board(BaseBoard):
         return board
 
     def copy(self, *, stack: bool = True, keep: int | None = None, redo: int | None = None) -> Board:
-        """An independent copy; with ``stack=False`` the history is dropped.
+        """An independent copy, of this board's class; with ``stack=False``
+        the history is dropped. The attributes a subclass gave the board
+        are the copy's too, as they are (shared, as :meth:`terrace.game.State.clone`
+        shares a subclass's; ``copy.deepcopy`` copies them): a subclass whose
+        attributes change with the position overrides ``copy``, calling
+        ``super().copy(...)`` and then copying them, as python-chess's
+        variant boards do.
 
         With ``keep``, only the last ``keep`` moves played and the next
         ``keep`` moves to redo are copied: the copy takes back and redoes
@@ -202,16 +211,30 @@ class Board(BaseBoard):
         other._version, other._legal_version, other._legal = 0, -1, []
         if not stack:
             other.move_stack, other._undo, other._redo = [], [], []
-            return other
-        back = len(self.move_stack) if keep is None else _move_count(keep, "keep")
-        ahead = min(back, len(self._redo)) if keep is not None else len(self._redo)
-        if redo is not None:
-            ahead = min(ahead, _move_count(redo, "redo"))
-        played = len(self.move_stack) - min(back, len(self.move_stack))
-        other.move_stack = self.move_stack[played:]
-        other._undo = self._undo[played:]
-        other._redo = self._redo[len(self._redo) - ahead:]
+        else:
+            back = len(self.move_stack) if keep is None else _move_count(keep, "keep")
+            ahead = min(back, len(self._redo)) if keep is not None else len(self._redo)
+            if redo is not None:
+                ahead = min(ahead, _move_count(redo, "redo"))
+            played = len(self.move_stack) - min(back, len(self.move_stack))
+            other.move_stack = self.move_stack[played:]
+            other._undo = self._undo[played:]
+            other._redo = self._redo[len(self._redo) - ahead:]
+        if type(self) is not Board:  # (only a subclass gives a board attributes of its own)
+            self.give_extras(other)
         return other
+
+    def extras(self) -> dict[str, object]:
+        """The attributes a subclass gave this board (none of a Board's own)."""
+        own = _OWN_ATTRIBUTES
+        return {name: value for name, value in self.__dict__.items() if name not in own}
+
+    def give_extras(self, other: Board) -> None:
+        """Give ``other`` (a board made from this one: a copy, or one made
+        anew) the attributes a subclass gave this board (:meth:`extras`),
+        as they are; one of the same name that ``other`` has is left."""
+        for name, value in self.extras().items():
+            other.__dict__.setdefault(name, value)
 
     def __copy__(self) -> Board:
         """``copy.copy(board)`` is :meth:`copy`: the piles are never shared."""
@@ -286,12 +309,12 @@ class Board(BaseBoard):
         >>> board.foundation_accepts(8, 0)
         Traceback (most recent call last):
         ...
-        ValueError: a foundation index runs from 0 to 7 here, not 8
+        terrace.errors.InvalidMoveError: a foundation index runs from 0 to 7 here, not 8
         """
         last = len(self.foundations) - 1
         whole = as_whole(index)  # (any whole number type, such as numpy's int64)
         if whole is None or not 0 <= whole <= last:
-            raise ValueError(f"a foundation index runs from 0 to {last} here, not {quote(index)}")
+            raise InvalidMoveError(Reason(Refusal.FOUNDATION_INDEX_RANGE, last=last, value=quote(index)))
         card = given_card(card)
         return not self.choosing and self._foundation_refusal(whole, card) is None
 
@@ -540,13 +563,13 @@ class Board(BaseBoard):
     def moves_from(self, source: str) -> list[Move]:
         """Legal moves of the card at ``source`` (``'r'`` or ``'reserve'``,
         ``'w'`` or ``'waste'``, ``'t3'``, ``'f2'``), foundation moves first,
-        then piles in order; a place the rules do not have is a
-        :class:`ValueError`.
+        then piles in order; a place the rules do not have is an
+        :class:`~terrace.errors.InvalidMoveError` (``place-unknown``).
 
-        >>> Board.from_number(1).moves_from("t12")
+        >>> Board.from_number(1).moves_from("t12")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: 't12' is not a place here: write r (the terrace), w (the waste), t1 to t9 or f1 to f8
+        terrace.errors.InvalidMoveError: 't12' is not a place here: write r (the terrace), ... or f1 to f8
         """
         return self._moves_at(self._given_place(source, "moves_from"))
 
@@ -565,8 +588,8 @@ class Board(BaseBoard):
             place[:1] in ("t", "f") and number is not None
             and 1 <= number <= (piles if place[0] == "t" else foundations))
         if not known:
-            raise ValueError(f"{quote(source)} is not a place here: write r (the terrace), w (the waste),"
-                             f" t1 to t{piles} or f1 to f{foundations}")
+            raise InvalidMoveError(Reason(Refusal.PLACE_UNKNOWN, value=quote(source), piles=piles,
+                                          foundations=foundations))
         return place
 
     def auto_move(self, source: str) -> Move | None:
@@ -734,6 +757,11 @@ class Board(BaseBoard):
         return "\n".join([head, *self.drawing()])
 
 
+_OWN_ATTRIBUTES: frozenset[str] = frozenset((*BaseBoard.__annotations__, *Board.__annotations__))
+"""The attributes of a :class:`Board` (its cards' and its history's, as
+the classes declare them); any other is a subclass's (:meth:`Board.extras`)."""
+
+
 def given_board(board: object, taker: str) -> Board:
     """``board`` when it is a :class:`Board`, else a ``TypeError`` naming
     ``taker`` (a solver's function given a position string, say, failed
@@ -752,10 +780,11 @@ def given_board(board: object, taker: str) -> Board:
 
 def _move_count(value: object, name: str) -> int:
     """``value`` as a number of moves (any whole number type, such as
-    numpy's int64), else a :class:`ValueError` naming the argument."""
+    numpy's int64), else an :class:`InvalidMoveError` (``move-count-range``, a
+    ``ValueError``) naming the argument."""
     moves = as_whole(value)
     if moves is None or moves < 0:
-        raise ValueError(f"{name} is a number of moves, 0 or more, not {quote(value)}")
+        raise InvalidMoveError(Reason(Refusal.MOVE_COUNT_RANGE, name=name, value=quote(value)))
     return moves
 
 

@@ -31,13 +31,15 @@ import pickle
 import threading
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
+from enum import Enum
 from hashlib import blake2b
-from typing import Final
+from types import BuiltinFunctionType, FunctionType
+from typing import Any, Final
 
 from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
 from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK, RANKS, Card
-from terrace.deal import Deal
+from terrace.deal import Deal, check_number
 from terrace.errors import IllegalMoveError, InvalidRecordError, NoMoveError
 from terrace.moves import MAX_MOVES, Move
 from terrace.refusals import Reason, Refusal, clip, quote
@@ -205,6 +207,23 @@ def _line_key(board: Board) -> bytes:
     return _digest(_pieces(board))
 
 
+def _line_of(board: Board) -> tuple[_Reached, list[int]]:
+    """The positions ``board``'s history reached (before its first move and
+    after each) and the actions of its moves: what a :class:`State` made
+    from ``board`` counts as reached and played, whether made from a board
+    (:class:`State`) or read from bytes (:func:`_made_anew`). ``board`` is
+    only read: the positions are walked back on a copy."""
+    walk = board.copy(redo=0)
+    keys = [_line_key(walk)]
+    while walk.move_stack:
+        walk.pop()
+        keys.append(_line_key(walk))
+    reached = _Reached({})
+    for key in keys:
+        reached.add(key)
+    return reached, [board.move_to_action(move) for move in board.move_stack]
+
+
 def _sealed(parts: bytes) -> bytes:
     """The digest a state's parts are checked by (:meth:`State.to_bytes`,
     and in hexadecimal a pickle's, :func:`_seal`)."""
@@ -266,14 +285,16 @@ def _restored(kind: type[State], parts: bytes) -> State:
 
 def _made_anew(state: State, extras: list[object]) -> None:
     """Give ``state``, read from bytes that may have been made up, parts
-    made anew from what its own say, through the engine's checks: the rules
-    read as options, the position before the first move read as a position
-    string, each move played again, the deal and the moves to redo read as
-    text; and refuse (``state-unreadable``) parts that differ from them (the
-    positions reached, the undo records, the actions). Parts pickled by
-    :meth:`State._parts` are always so; made-up ones could hold anything an
-    allowed class takes, unchecked (cards beyond the pack, a move's record
-    that takes back another), which the engine then plays on."""
+    made anew from what its own say, through the engine's checks: its board
+    made anew (:func:`_board_anew`), the positions reached and the actions
+    counted on it; and refuse (``state-unreadable``) parts that differ from
+    them (the positions reached, the undo records, the actions, the moves
+    each action cleared to redo). Parts pickled by :meth:`State._parts` are
+    always so; made-up ones could hold anything an allowed class takes,
+    unchecked (cards beyond the pack, a move's record that takes back
+    another), which the engine then plays on. What the attributes a
+    subclass gave the state or its board hold is made anew too
+    (:func:`_held_anew`)."""
     try:
         board, seen, actions, cleared = state._board, state._seen, state._actions, state._cleared
         if (not isinstance(board, Board) or type(seen) is not _Reached or type(actions) is not list
@@ -281,28 +302,112 @@ def _made_anew(state: State, extras: list[object]) -> None:
                 or any(type(given) is not dict or not all(type(name) is str and name not in _OWN
                                                           for name in given) for given in extras)):
             raise TypeError  # (an attribute named as the state's own would replace the part made anew)
-        rules = Rules.from_dict(board.rules.to_dict())
-        moves, redo = _moves_anew(board.move_stack), _moves_anew(board._redo)
-        start = board.copy(redo=0)
-        while start.move_stack:
-            start.pop()
-        made = type(board).from_position(start.position(), rules)  # (a subclass the bytes may name: allowed)
-        made.deal = None if board.deal is None else _deal_anew(board.deal, rules)
-        reached = _Reached({})
-        reached.add(_line_key(made))
-        for move in moves:
-            made.push(move)
-            reached.add(_line_key(made))
-        made._redo = redo
+        made = _board_anew(board)
+        reached, played = _line_of(made)  # (as a State made from the board counts them)
         anew = [None if each is None else tuple(_moves_anew(list(each))) for each in cleared]
-        played = [made.move_to_action(move) for move in moves]
-        if (made.position() != board.position() or _undo_fields(made._undo) != _undo_fields(board._undo)
-                or seen._merged() != reached._merged() or anew != cleared or played != actions):
+        if seen._merged() != reached._merged() or anew != cleared or played != actions:
             raise ValueError
+        _in_place(board, made)  # (an attribute that holds the board holds it made anew)
+        _held_anew([*extras, board.extras()], {id(board)})
     except Exception:  # (made-up parts: whatever the engine's checks or the comparisons refuse)
         raise InvalidRecordError(Reason(Refusal.STATE_UNREADABLE)) from None
-    state._board, state._seen = made, reached
-    state._actions, state._cleared = played, anew
+    state._seen, state._actions, state._cleared = reached, played, anew
+
+
+def _board_anew(board: object) -> Board:
+    """``board``, read from bytes that may have been made up, made anew
+    through the engine's checks: the rules read as options, the position
+    before the first move read as a position string, each move played
+    again, the deal and the moves to redo read as text, the attributes a
+    subclass gave it given to it (:meth:`Board.give_extras`); a
+    ``TypeError`` or ``ValueError`` (or the engine's refusal) where
+    ``board`` differs from it (its position, its undo records)."""
+    if not isinstance(board, Board):
+        raise TypeError
+    rules = Rules.from_dict(board.rules.to_dict())
+    moves, redo = _moves_anew(board.move_stack), _moves_anew(board._redo)
+    start = board.copy(redo=0)
+    while start.move_stack:
+        start.pop()
+    made = type(board).from_position(start.position(), rules)  # (a subclass the bytes may name: allowed)
+    made.deal = None if board.deal is None else _deal_anew(board.deal, rules)
+    for move in moves:
+        made.push(move)
+    made._redo = redo
+    if made.position() != board.position() or _undo_fields(made._undo) != _undo_fields(board._undo):
+        raise ValueError
+    board.give_extras(made)
+    return made
+
+
+def _in_place(held: object, made: object) -> None:
+    """Make ``held`` (read from bytes) ``made`` (made anew from it), in
+    place, so that whatever holds it holds it made anew: its attributes,
+    or its slots (a :class:`Move`, a :class:`Deal`, :class:`Rules`)."""
+    if isinstance(made, Board):
+        held.__dict__.clear()
+        held.__dict__.update(made.__dict__)
+        return
+    for name in _slot_names(type(made)):
+        object.__setattr__(held, name, getattr(made, name))
+
+
+def _move_alone(move: Move) -> Move:
+    """A :class:`Move` held by an attribute, made anew from its text (and the same)."""
+    made = Move.parse(str(move))
+    if made != move:
+        raise ValueError
+    return made
+
+
+def _deal_alone(deal: Deal) -> Deal:
+    """A :class:`Deal` held by an attribute, made anew: its cards cards and
+    its number a deal number. Its cards are checked against the rules when
+    a board is dealt it (a deal made up as already checked was not)."""
+    made = Deal(tuple(deal.cards), None if deal.number is None else check_number(deal.number))
+    if any(type(card) is not int or not 0 <= card < CARDS_PER_DECK for card in made.cards):
+        raise ValueError
+    return made
+
+
+def _held_anew(roots: list[object], done: set[int]) -> None:
+    """Make anew, in place (:func:`_in_place`), each object of the engine's
+    classes (:data:`_HELD_ANEW`) that ``roots`` hold, however deep in lists,
+    tuples, sets, dicts and other objects' attributes (the attributes a
+    subclass gave a state or its board, read from bytes that may have been
+    made up, which held a made-up board or deal unchecked); refuse
+    (``TypeError``) the parts of a history held alone (:data:`_NOT_HELD`).
+    Each state is made anew as it is read; ``done`` holds the ids of the
+    objects made anew already."""
+    todo = list(roots)
+    while todo:
+        held = todo.pop()
+        if isinstance(held, _NOTHING_HELD) or id(held) in done:
+            continue
+        done.add(id(held))
+        if isinstance(held, _NOT_HELD):
+            raise TypeError
+        remake = next((remake for kind, remake in _HELD_ANEW if isinstance(held, kind)), None)
+        if remake is not None:
+            _in_place(held, remake(held))
+            if isinstance(held, Board):
+                todo.extend(held.extras().values())
+        elif isinstance(held, dict):
+            todo.extend((*held.keys(), *held.values()))
+        elif isinstance(held, list | tuple | set | frozenset):
+            todo.extend(held)
+        else:
+            todo.extend(getattr(held, "__dict__", {}).values())
+            todo.extend(getattr(held, name) for name in _slot_names(type(held)) if hasattr(held, name))
+
+
+def _slot_names(kind: type) -> list[str]:
+    """The names of the slots of the objects of class ``kind``."""
+    names: list[str] = []
+    for each in kind.__mro__:
+        slots = each.__dict__.get("__slots__", ())
+        names.extend((slots,) if isinstance(slots, str) else slots)
+    return names
 
 
 def _moves_anew(moves: object) -> list[Move]:
@@ -503,18 +608,10 @@ class State:
         if not isinstance(board, Board):
             raise TypeError(f"State takes a Board, not {type(board).__name__}")
         self._board = board.copy()
-        walk = self._board.copy(keep=len(board.move_stack), redo=0)
-        keys = [_line_key(walk)]
-        while walk.move_stack:
-            walk.pop()
-            keys.append(_line_key(walk))
-        self._seen = _Reached({})
-        for key in keys:
-            self._seen.add(key)
+        self._seen, self._actions = _line_of(self._board)
         self._past: _Past | None = None
         """The history shared with clones; the board's stacks, and the
         lists that follow, hold what was played after it."""
-        self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
         # (per action, the redo moves it cleared, to give back on undo: None when it
         # redid the next one; tuples, shared by clones, the empty one allocated once)
         self._cleared: list[tuple[Move, ...] | None] = [None] * len(self._actions)
@@ -945,3 +1042,17 @@ PARTS_GLOBALS: Final[tuple[object, ...]] = (
 (:meth:`State._parts`, a state that its subclass's attributes hold
 included): what :meth:`State.from_bytes` takes besides the states'
 classes and what it is told to allow."""
+
+
+_HELD_ANEW: Final[tuple[tuple[type, Callable[[Any], object]], ...]] = (
+    (Board, _board_anew), (Move, _move_alone), (Deal, _deal_alone),
+    (Rules, lambda rules: Rules.from_dict(rules.to_dict())))
+"""How :func:`_held_anew` makes anew each class of the engine's it finds."""
+
+_NOT_HELD: Final = (PlayUndo, DrawUndo, ChoiceUndo, _Reached)
+"""The parts of a game's history that only a state's or a board's own
+history checks: :func:`_held_anew` refuses them elsewhere."""
+
+_NOTHING_HELD: Final = (str, bytes, bytearray, int, float, complex, type(None), type, Enum,
+                        FunctionType, BuiltinFunctionType, _StateKind, State)
+"""What :func:`_held_anew` need not look into (a state is made anew as it is read)."""

@@ -20,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from terrace.board import Board
+from terrace.board import Board, Status
 from terrace.deal import DEAL_VERSION, Deal, given_deal
 from terrace.errors import (
     DuplicateKeyError,
@@ -40,7 +40,8 @@ from terrace.whole import longest_whole
 
 RECORD_FORMAT = "terrace-game"
 RECORD_VERSION = 1
-RESULTS = ("choosing", "playing", "won", "lost")
+RESULTS = tuple(status.value for status in Status)
+"""Where a game a record holds may stand: the board's statuses (:class:`~terrace.position.Status`)."""
 RECORD_KEYS = ("format", "version", "variant", "rules", "deal_number", "deal_version", "deal", "moves",
                "result")
 """The keys of a record's JSON object that are the record's own (``extra`` may add others)."""

@@ -113,6 +113,9 @@ class Refusal(StrEnum):
     MOVE_LEADING_ZERO = "move-leading-zero"
     MOVES_TOO_MANY = "moves-too-many"
     NOT_AN_ACTION = "not-an-action"
+    PLACE_UNKNOWN = "place-unknown"
+    FOUNDATION_INDEX_RANGE = "foundation-index-range"
+    MOVE_COUNT_RANGE = "move-count-range"
     NO_ACTION = "no-action"
     ACTION_REPEATS = "action-repeats"
     GAME_AT_LENGTH = "game-at-length"
@@ -498,6 +501,17 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
+    Refusal.PLACE_UNKNOWN: Wording(
+        _BAD, "{value} is not a place here: write r (the terrace), w (the waste), t1 to t{piles} or f1 to "
+              "f{foundations}",
+        "{value} ist hier kein Platz: r (die Terrasse), w (der Abwurfstapel), t1 bis t{piles} oder f1 bis "
+        "f{foundations} schreiben."),
+    Refusal.FOUNDATION_INDEX_RANGE: Wording(
+        _BAD, "a foundation index runs from 0 to {last} here, not {value}",
+        "Die Nummer eines Zielstapels reicht hier von 0 bis {last}, nicht {value}."),
+    Refusal.MOVE_COUNT_RANGE: Wording(
+        _BAD, "{name} is a number of moves, 0 or more, not {value}",
+        "{name} ist eine Anzahl Züge, 0 oder mehr, nicht {value}."),
     Refusal.NO_ACTION: Wording(
         _BAD, "{move} has no action in these rules: it can never be legal",
         "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
@@ -1460,49 +1474,9 @@ class _Words(string.Formatter):
             return value.german()
         if format_spec == "change":
             return CHANGES.get(str(value), CHANGES["change"])[1 if de else 0]
-        if format_spec == "card":
-            assert isinstance(value, str)
-            rank = "10" if value[0] == "T" else self._rank(value[0])
-            return rank + SUIT_SYMBOLS[SUITS.index(value[1])]
-        if format_spec == "rank":
-            assert isinstance(value, str)
-            return self._rank(value)
-        if format_spec == "a-rank":
-            assert isinstance(value, str)
-            if de:
-                return _german_noun(value, None, accusative=False)
-            return ("an " if value in "8A" else "a ") + self._rank(value)
-        if format_spec in ("ein", "einen"):
-            colour, rank = value if isinstance(value, tuple) else (None, value)
-            return _german_noun(str(rank), colour, accusative=format_spec == "einen")
-        if format_spec == "colour":
-            return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
-        if format_spec in ("choices", "list"):
-            assert isinstance(value, tuple)
-            if not value:
-                return "keines" if de else "none"
-            if format_spec == "list":
-                return ", ".join(value)
-            quoted = [f"„{v}“" if de else f"'{v}'" for v in value]
-            return ", ".join(quoted[:-1]) + (" oder " if de else " or ") + quoted[-1]
-        if format_spec == "decks":
-            assert isinstance(value, int)
-            if de:
-                return f"{value} Kartenspiel" + ("en" if value > 1 else "")
-            return f"{value} deck" + ("s" if value > 1 else "")
-        if format_spec == "candidates":
-            assert isinstance(value, int)
-            if value == 1:
-                return "eine Karte zur Wahl" if de else "one candidate"
-            return f"{value} Karten zur Wahl" if de else f"{value} candidates"
-        if format_spec == "choices-moves":
-            assert isinstance(value, int)
-            return "c1" if value == 1 else f"c1 {'bis' if de else 'to'} c{value}"
-        if format_spec == "piles-range":
-            assert isinstance(value, int)
-            if value == 1:
-                return "nur Stapel 1" if de else "the only pile is pile 1"
-            return f"nur 1 bis {value}" if de else f"piles run from 1 to {value}"
+        game = self._game_words(value, format_spec, de)
+        if game is not None:
+            return game
         if format_spec.startswith("#"):
             one, _, many = format_spec[1:].partition("/")
             if isinstance(value, int) and not isinstance(value, bool):
@@ -1524,6 +1498,55 @@ class _Words(string.Formatter):
         if isinstance(value, int) and not isinstance(value, bool) and not format_spec:
             return number_text(value, self.language)  # someone's number: no longer than the quotes
         return str(super().format_field(value, format_spec))
+
+    def _game_words(self, value: object, spec: str, de: bool) -> str | None:
+        """``value`` in the words of the game that ``spec`` names (a card, a
+        rank, a colour, decks, candidates, piles, a list of choices); None
+        for a spec of no such words."""
+        if spec == "card":
+            assert isinstance(value, str)
+            rank = "10" if value[0] == "T" else self._rank(value[0])
+            return rank + SUIT_SYMBOLS[SUITS.index(value[1])]
+        if spec == "rank":
+            assert isinstance(value, str)
+            return self._rank(value)
+        if spec == "a-rank":
+            assert isinstance(value, str)
+            if de:
+                return _german_noun(value, None, accusative=False)
+            return ("an " if value in "8A" else "a ") + self._rank(value)
+        if spec in ("ein", "einen"):
+            colour, rank = value if isinstance(value, tuple) else (None, value)
+            return _german_noun(str(rank), colour, accusative=spec == "einen")
+        if spec == "colour":
+            return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
+        if spec in ("choices", "list"):
+            assert isinstance(value, tuple)
+            if not value:
+                return "keines" if de else "none"
+            if spec == "list":
+                return ", ".join(value)
+            quoted = [f"„{v}“" if de else f"'{v}'" for v in value]
+            return ", ".join(quoted[:-1]) + (" oder " if de else " or ") + quoted[-1]
+        if spec == "decks":
+            assert isinstance(value, int)
+            if de:
+                return f"{value} Kartenspiel" + ("en" if value > 1 else "")
+            return f"{value} deck" + ("s" if value > 1 else "")
+        if spec == "candidates":
+            assert isinstance(value, int)
+            if value == 1:
+                return "eine Karte zur Wahl" if de else "one candidate"
+            return f"{value} Karten zur Wahl" if de else f"{value} candidates"
+        if spec == "choices-moves":
+            assert isinstance(value, int)
+            return "c1" if value == 1 else f"c1 {'bis' if de else 'to'} c{value}"
+        if spec == "piles-range":
+            assert isinstance(value, int)
+            if value == 1:
+                return "nur Stapel 1" if de else "the only pile is pile 1"
+            return f"nur 1 bis {value}" if de else f"piles run from 1 to {value}"
+        return None
 
     def _rank(self, code: str) -> str:
         """A rank code in this language (English keeps the code itself, but

@@ -64,20 +64,7 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
     variant = kwargs["variant"]
     rules = pop_rules(kwargs)  # (which refuses a variant of no preset, naming -v)
     variant = canonical_name(variant)
-    if host is None:
-        host = WILDCARDS[0] if remote else "127.0.0.1"
-    elif host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]  # (an IPv6 address as a URL writes it, as the printed link shows it)
-    if "[" in host or "]" in host:
-        # (a bracket left over, '[::1': taken for this computer, then refused
-        # as "cannot listen on [::1:8000: Name or service not known", status 1)
-        given = click.get_current_context().params["host"]
-        raise click.UsageError(f"--host {quote(given)} is not an address to listen on: write an IPv6 "
-                               "address with both brackets or none ([::1] or ::1)")
-    try:
-        check_reach(host, remote)
-    except ListenError as error:
-        raise click.UsageError(str(error)) from None
+    host = _listen_host(host, remote)
     if keyfile is not None and certfile is None:
         raise click.UsageError("--keyfile needs --certfile (the certificate it is the key of)")
     tls, fingerprint = _tls(host, https, certfile, keyfile)
@@ -123,6 +110,28 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         close = getattr(store, "close", None)
         if close is not None:  # a file store leaves no -wal or -shm file behind
             close()
+
+
+def _listen_host(host: str | None, remote: bool) -> str:
+    """The address ``--host`` names to listen on (every address with
+    ``--remote``, else this computer's, when not given; an IPv6 address
+    without the brackets a URL writes it in), once :func:`check_reach` finds
+    it fits ``--remote``; else a usage error."""
+    if host is None:
+        host = WILDCARDS[0] if remote else "127.0.0.1"
+    elif host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]  # (an IPv6 address as a URL writes it, as the printed link shows it)
+    if "[" in host or "]" in host:
+        # (a bracket left over, '[::1': taken for this computer, then refused
+        # as "cannot listen on [::1:8000: Name or service not known", status 1)
+        given = click.get_current_context().params["host"]
+        raise click.UsageError(f"--host {quote(given)} is not an address to listen on: write an IPv6 "
+                               "address with both brackets or none ([::1] or ::1)")
+    try:
+        check_reach(host, remote)
+    except ListenError as error:
+        raise click.UsageError(str(error)) from None
+    return host
 
 
 def _tls(host: str, https: bool, certfile: str | None, keyfile: str | None

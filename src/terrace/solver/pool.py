@@ -7,6 +7,7 @@ or from a fork server).
 
 from __future__ import annotations
 
+import inspect
 import io
 import math
 import multiprocessing
@@ -21,7 +22,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from functools import partial
-from typing import Any, TextIO, cast
+from typing import Any, Final, TextIO, cast
 
 from terrace.refusals import quote
 from terrace.solver.stops import STOPS, interrupts_held, stops_blocked
@@ -281,7 +282,10 @@ those left with SIGKILL."""
 
 class _BoundedPool(multiprocessing.pool.Pool):
     """The local pool: its workers run :func:`_bounded_worker`, and it
-    stops them while its results are still read (:meth:`_terminate_pool`)."""
+    stops them while its results are still read (:meth:`_terminate_pool`).
+    Both go through private names of :mod:`multiprocessing.pool`, as
+    CPython 3.11, 3.12 and 3.13 have them (:data:`STDLIB_READ`,
+    :func:`pool_internals_changed`)."""
 
     @staticmethod
     def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
@@ -315,6 +319,74 @@ class _BoundedPool(multiprocessing.pool.Pool):
         for thread in (task_handler, result_handler):
             if here is not thread:
                 thread.join()
+
+
+STDLIB_READ: Final = ((3, 11), (3, 12), (3, 13))
+"""The CPython versions whose ``multiprocessing/pool.py`` the local pool's
+uses of its private names (:class:`_BoundedPool`, :func:`_bounded_worker`,
+:class:`_WholeResults`, :func:`stop_pool`, :func:`watched`) were read
+against: 3.11.7, 3.12.1 and 3.13.0, whose pool.py differ only in a word of
+a message and in ``os.process_cpu_count``. :func:`pool_internals_changed`
+says what of them a Python has otherwise (``tests/test_survey_pool.py``
+fails then, saying it): changed, the pool's workers would run without the
+hang fix, or its stop would fail half way, and a survey could wait for
+ever."""
+
+
+def _parameters(function: object) -> list[str]:
+    """The names of the parameters of ``function`` (none where it has no signature)."""
+    try:
+        return list(inspect.signature(cast(Callable[..., Any], function)).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _source(function: object) -> str:
+    """The source of ``function`` with its white space as single spaces ("" where it is not to be read)."""
+    try:
+        return " ".join(inspect.getsource(cast(Callable[..., Any], function)).split())
+    except (OSError, TypeError):
+        return ""
+
+
+def pool_internals_changed() -> list[str]:
+    """What of the private names of :mod:`multiprocessing.pool` that the
+    local pool uses is not as in the versions of :data:`STDLIB_READ`, each
+    as a line that says what the pool expects (none when all is)."""
+    module, kind = vars(multiprocessing.pool), vars(multiprocessing.pool.Pool)
+    worker = module.get("worker")
+    worker_source = _source(worker)
+    process, help_finish = kind.get("Process"), kind.get("_help_stuff_finish")
+    terminate = kind.get("_terminate_pool")
+    ours = _parameters(_BoundedPool._terminate_pool)
+    finalized = "self._terminate_pool, args=(" + ", ".join(f"self._{name}" for name in ours) + ")"
+    init_source = _source(multiprocessing.pool.Pool.__init__)
+    queue = multiprocessing.get_context().SimpleQueue()
+    queues = all(hasattr(queue, name) for name in ("_reader", "_writer", "_rlock"))
+    queue.close()
+    expected = (
+        (_parameters(worker)[:6] == ["inqueue", "outqueue", "initializer", "initargs", "maxtasks",
+                                     "wrap_exception"],
+         "worker(inqueue, outqueue, initializer, initargs, maxtasks, wrap_exception), the workers' loop"),
+        (all(text in worker_source for text in ("put = outqueue.put", "get = inqueue.get",
+                                                "if hasattr(inqueue, '_writer'):")),
+         "worker takes its tasks by inqueue.get and puts its results by outqueue.put, and closes the "
+         "queues' other ends only when inqueue has _writer"),
+        (isinstance(module.get("TERMINATE"), str), "TERMINATE, the state of a pool's threads as it stops"),
+        (isinstance(process, staticmethod) and _parameters(process.__func__) == ["ctx", "args", "kwds"]
+         and "Process(ctx, target=worker," in _source(kind.get("_repopulate_pool_static")),
+         "Pool.Process(ctx, *args, **kwds), a static method called with target=worker for each worker"),
+        (isinstance(terminate, classmethod) and _parameters(terminate.__func__)[1:] == ours
+         and finalized in init_source,
+         f"Pool._terminate_pool(cls, {', '.join(ours)}), a class method that Pool.__init__ gives "
+         "util.Finalize with those of the pool's attributes"),
+        (isinstance(help_finish, staticmethod)
+         and _parameters(help_finish.__func__) == ["inqueue", "task_handler", "size"],
+         "Pool._help_stuff_finish(inqueue, task_handler, size), a static method"),
+        ("self._pool = []" in init_source, "Pool._pool, the list of the pool's worker processes"),
+        (queues, "SimpleQueue's _reader, _writer and _rlock"),
+    )
+    return [what for fits, what in expected if not fits]
 
 
 def _end_workers(pool: list[Any]) -> None:

@@ -303,10 +303,9 @@ class RemoteKeys:
         if hmac.compare_digest(self.cookie.encode(), self.link.encode()):
             raise ValueError("the link's token must not be the cookie's secret")
         self.renewed = renewed
-        self.others: list[str] = []
-        """Links made for one browser each, not used yet."""
-        self.only_for: dict[str, Opener] = {}
-        """The check of the connection that may open a link of :attr:`others`, by token."""
+        self.others: dict[str, Opener | None] = {}
+        """Links made for one browser each, not used yet: each token with the
+        check of the connection that may open it (None: any may)."""
         self.spent: list[str] = []
         """The link tokens used already (one a device: a few)."""
 
@@ -332,23 +331,20 @@ class RemoteKeys:
         ``terrace play`` opens: one of this user's programs,
         :func:`terrace.web.remote.opened_by_this_user`)."""
         token = new_secret()
-        self.others.append(token)
-        if only_for is not None:
-            self.only_for[token] = only_for
+        self.others[token] = only_for
         return token
 
     def may_open(self, given: str, client: Address | None, server: Address | None) -> bool:
         """True unless ``given`` is a link made for one browser whose check
         (:meth:`one_link`'s ``only_for``) refuses the connection from
         ``client`` to ``server``."""
-        check = next((c for token, c in self.only_for.items() if _equal(given, token)), None)
+        check = next((c for token, c in self.others.items() if _equal(given, token)), None)
         return check is None or check(client, server)
 
     def forget(self, token: str) -> None:
         """Drop the link made for one browser whose token is ``token`` (no
         browser will open it)."""
-        self.others = [other for other in self.others if not _equal(token, other)]
-        self.only_for = {k: c for k, c in self.only_for.items() if not _equal(token, k)}
+        self.others = {k: c for k, c in self.others.items() if not _equal(token, k)}
 
     def is_printed(self, given: str) -> bool:
         """True when ``given`` is the printed link's token (not spent)."""
@@ -371,8 +367,7 @@ class RemoteKeys:
             return True
         for token in self.others:
             if _equal(given, token):
-                self.others.remove(token)
-                self.only_for.pop(token, None)
+                del self.others[token]
                 self.spent.append(token)
                 return True
         return False
