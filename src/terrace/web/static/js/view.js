@@ -3,7 +3,7 @@
 // they leave (draw, drawBoard).
 
 import { drawCoach, markCoach } from "./coach.js";
-import { syncEndButtons } from "./endgame.js";
+import { ROOM_EVENT, syncEndButtons } from "./endgame.js";
 import { animateMotions, landAll, snapshot } from "./flight.js";
 import { promptHint, wantVerdicts } from "./hints.js";
 import { t } from "./i18n.js";
@@ -168,3 +168,6 @@ export function drawBoard() {
   keepInHand();
   document.body.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`;
 }
+
+// (fitted again into the room the end screen leaves it, or all of it once more)
+document.addEventListener(ROOM_EVENT, () => { if (app.game) drawBoard(); });
