@@ -221,23 +221,37 @@ def test_a_move_never_waits_for_a_hint(api: Api, open_game: Any) -> None:
     queue for the hint's answer (the solver's 2 s, longer on a busy
     machine), which then named a position gone. The move is played at once;
     the hint's request is stopped (and the server's search with it), and
-    nothing of it is drawn. A hint asked then is the new position's."""
+    nothing of it is drawn. H asks for the new position's hint at once, also
+    while a move after it still waits for its answer."""
     game = api.play(api.new(variant="terrace", deal_number=21), "c1")
-    held: list[Any] = []
-    page = open_game(game, before_goto=lambda p: p.route("**/hint", lambda route: held.append(route)))
+    hints: list[Any] = []
+    moves: list[Any] = []
+
+    def routes(page: Any) -> None:
+        page.route("**/hint", lambda route: hints.append(route))
+        page.route("**/moves", lambda route: moves.append(route))
+
+    page = open_game(game, before_goto=routes)
     stopped: list[str] = []
     page.on("requestfailed", lambda request: stopped.append(request.url) if "/hint" in request.url else None)
     page.keyboard.press("h")
-    until(lambda: page.evaluate("true") and held)
-    page.locator("[data-pile='stock']").click()
+    until(lambda: page.evaluate("true") and hints)
+    stock = page.locator("[data-pile='stock']")
+    stock.click()
+    until(lambda: page.evaluate("true") and moves)
+    stock.click()  # (queued behind the first draw, whose answer stops the hint)
+    moves[0].continue_()
     page.wait_for_selector("body[data-moves='2']", timeout=10_000)  # (held, the hint never answers)
+    until(lambda: page.evaluate("true") and len(moves) == 2)
     until(lambda: page.evaluate("true") and stopped)
     page.wait_for_selector("#btn-hint:not([aria-busy])")
-    settled(page)
     assert page.locator(".hint-src, #toast.show").count() == 0
     page.unroute("**/hint")
-    found = press_hint(page)
-    assert found["move"] and page.locator(".hint-src").count() == 1
+    page.keyboard.press("h")
+    with page.expect_request("**/hint") as asked:
+        moves[1].continue_()
+    assert json.loads(asked.value.post_data)["after"] == 3
+    page.locator(".hint-src").first.wait_for()
 
 
 @pytest.mark.parametrize(("locale", "choice", "words"), [

@@ -57,11 +57,9 @@ function shortBacking(found) {
 
 // One hint at a time: while one is asked for (or waits its turn), further
 // presses of H or clicks on Hint are ignored, so that they do not queue up
-// (each takes a solve).
-let hintPending = false;
-
-// The hint being sought ({game, controller}): its position and the
-// controller that stops its request.
+// (each takes a solve). The hint asked for: {game, controller, done}, its
+// position once its turn came, the controller that stops its request, and
+// what ends it (null for none).
 let sought = null;
 
 // Ask for a hint on the position shown once what was asked for before it
@@ -71,36 +69,40 @@ let sought = null;
 // it then made stale); the answer is drawn in its turn in the queue, and
 // only if the position it was sought for is still shown.
 export function hint() {
-  if (hintPending) return app.queue;
-  hintPending = true;
+  if (sought) return app.queue;
   const button = $("#btn-hint");
   button.classList.add("thinking");
   button.setAttribute("aria-busy", "true");
-  const done = () => {
-    hintPending = false;
+  const ask = { game: null, controller: new AbortController() };
+  ask.done = () => {
+    if (sought !== ask) return;  // (dropped: another may be asked for now)
     sought = null;
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
   };
+  sought = ask;
   return enqueue(() => {
     const game = app.game;
     // (a hint asked while the last cards went up on their own finds the game won)
-    if (!game || game.replay || game.status === "won" || game.status === "lost") return done();
-    const controller = new AbortController();
-    sought = { game, controller };
-    const answered = api.hint(game, app.settings.assists.peek, controller.signal)
-      .then((result) => enqueue(() => showHint(game, result)))
-      .finally(done);
+    if (!game || game.replay || game.status === "won" || game.status === "lost") return ask.done();
+    ask.game = game;
+    const answered = api.hint(game, app.settings.assists.peek, ask.controller.signal)
+      .then((result) => enqueue(() => (sought === ask ? showHint(game, result) : undefined)))
+      .finally(ask.done);
     whileBusy(answered);
     return undefined;
   });
 }
 
 // The position `game` is shown now (view.js: show): a hint sought for
-// another position is stopped, its search on the server with it.
+// another position is dropped at once (H asks for the new one's, also
+// while the queue is still busy), and its request stopped, the server's
+// search with it.
 export function forgetSoughtHint(game) {
-  if (sought && (game.id !== sought.game.id || game.revision !== sought.game.revision || game.replay)) {
+  const asked = sought && sought.game;
+  if (asked && (game.id !== asked.id || game.revision !== asked.revision || game.replay)) {
     sought.controller.abort();
+    sought.done();
   }
 }
 
