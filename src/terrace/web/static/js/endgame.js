@@ -365,6 +365,11 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     const buttons = dialog.querySelectorAll("button");
     if (focusedAt >= 0 && buttons[focusedAt]) buttons[focusedAt].focus();
     if (kind === "won") fillWin(dialog, game);
+    // (its words in another language, another height: placed anew, and the
+    // board fitted anew above it; German's took 19 px more of a phone than
+    // English's, and hid 13 indices of the board fitted below the English)
+    freeRoom(dialog);
+    placeEnd(dialog);
     return;
   }
   if (kind === "won") {
