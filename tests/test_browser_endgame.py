@@ -637,6 +637,36 @@ def test_the_end_screen_of_a_lost_game_leaves_its_last_cards_in_sight(lost_game:
     assert box["y"] + box["height"] <= 720 and box["x"] >= 0 and box["x"] + box["width"] <= 1280
 
 
+LOWEST_CARD = ("() => Math.max(...[...document.querySelectorAll('#board .card')]"
+               ".map((c) => c.getBoundingClientRect().bottom))")
+"""The lowest edge of a card on the board."""
+
+
+def test_on_a_phone_the_board_of_a_lost_game_lies_above_its_end_screen(lost_game: dict[str, Any],
+                                                                      open_game: Any) -> None:
+    """On an upright phone the board fills the height and no spot of the
+    end screen hides none of a lost game's cards: at 360x640 it hid 9
+    indices of the golden lost game in English, 13 in German, the tableau's
+    last cards, and the player could not see why the game was lost. The
+    board is fitted into the room above the screen, whole, also once the
+    language changes (the German screen is taller); Keep looking closes the
+    screen and gives the board its full size again."""
+    page = open_game(lost_game, viewport={"width": 360, "height": 640}, has_touch=True)
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    settled(page)
+    until(lambda: indices_under(page, "#dlg-end") == [], seconds=3)
+    page.locator("#btn-menu").tap()
+    page.locator("#lang").select_option("de")
+    end.get_by_role("button", name="Brett ansehen").wait_for()
+    until(lambda: indices_under(page, "#dlg-end") == [], seconds=3)
+    top_of_end = end.bounding_box()["y"]
+    assert page.evaluate(LOWEST_CARD) <= top_of_end
+    end.get_by_role("button", name="Brett ansehen").tap()
+    end.wait_for(state="detached")
+    until(lambda: page.evaluate(LOWEST_CARD) > top_of_end + 60)
+
+
 def test_the_end_screen_of_a_dead_terrace_hides_no_card_at_1280_px(api: Api, open_game: Any) -> None:
     """General's Patience with four candidates, deal 3 after c1: a hint
     proves the terrace dead, and the end screen opens over the board. At

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, hint_words, moves_seen, resize, settled
+from browser_support import Api, hint_words, moves_seen, resize, settled, until
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
@@ -214,6 +214,44 @@ def test_hint_requests_do_not_pile_up_while_one_is_pending(api: Api, open_game: 
         page.keyboard.press("h")
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 3)
+
+
+def test_a_move_never_waits_for_a_hint(api: Api, open_game: Any) -> None:
+    """A move pressed while the solver sought a hint waited in the page's
+    queue for the hint's answer (the solver's 2 s, longer on a busy
+    machine), which then named a position gone. The move is played at once;
+    the hint's request is stopped (and the server's search with it), and
+    nothing of it is drawn. H asks for the new position's hint at once, also
+    while a move after it still waits for its answer."""
+    game = api.play(api.new(variant="terrace", deal_number=21), "c1")
+    hints: list[Any] = []
+    moves: list[Any] = []
+
+    def routes(page: Any) -> None:
+        page.route("**/hint", lambda route: hints.append(route))
+        page.route("**/moves", lambda route: moves.append(route))
+
+    page = open_game(game, before_goto=routes)
+    stopped: list[str] = []
+    page.on("requestfailed", lambda request: stopped.append(request.url) if "/hint" in request.url else None)
+    page.keyboard.press("h")
+    until(lambda: page.evaluate("true") and hints)
+    stock = page.locator("[data-pile='stock']")
+    stock.click()
+    until(lambda: page.evaluate("true") and moves)
+    stock.click()  # (queued behind the first draw, whose answer stops the hint)
+    moves[0].continue_()
+    page.wait_for_selector("body[data-moves='2']", timeout=10_000)  # (held, the hint never answers)
+    until(lambda: page.evaluate("true") and len(moves) == 2)
+    until(lambda: page.evaluate("true") and stopped)
+    page.wait_for_selector("#btn-hint:not([aria-busy])")
+    assert page.locator(".hint-src, #toast.show").count() == 0
+    page.unroute("**/hint")
+    page.keyboard.press("h")
+    with page.expect_request("**/hint") as asked:
+        moves[1].continue_()
+    assert json.loads(asked.value.post_data)["after"] == 3
+    page.locator(".hint-src").first.wait_for()
 
 
 @pytest.mark.parametrize(("locale", "choice", "words"), [

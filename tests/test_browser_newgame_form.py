@@ -16,8 +16,12 @@ from typing import Any
 import pytest
 
 from browser_support import Api, settled, until
+from test_browser_announcements import heard, listen
 
 pytestmark = pytest.mark.browser
+
+ERROR_COLOUR = "rgb(160, 20, 30)"
+"""The colour of the form's errors (style.css: .form-error)."""
 
 CASES = [
     ("reserve", "en-GB", "“Terrace cards” needs a whole number."),
@@ -289,7 +293,7 @@ def test_closing_the_form_stops_the_search_for_a_winnable_deal(browser: Any) -> 
         before = page.evaluate("document.body.dataset.game")
         for _ in range(2):  # (one search for each solver process)
             search_eight_decks(page)  # (no deal is proved won in the time)
-            page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
+            page.locator("#dlg-new .form-status", has_text="Looking for a deal").wait_for()
             page.locator("#dlg-new button.close").click()
             page.wait_for_selector("#dlg-new:not([open])", state="attached")
         status = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/hint`, {
@@ -357,7 +361,9 @@ def test_the_search_for_a_winnable_deal_is_counted_from_its_request(api: Api, op
     whether to leave it, and the form counted the search from Start: while
     the question waited it said "Looking for a deal the solver proves
     winnable… 12 s so far, at most 10 s", though nothing was searched yet.
-    It counts from the request, made once the player has answered."""
+    It counts from the request, made once the player has answered. Its
+    words are a note beside Start, heard once: they were the form's alert,
+    red as an error, and a screen reader heard them again every second."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
     held: list[Any] = []
 
@@ -368,7 +374,7 @@ def test_the_search_for_a_winnable_deal_is_counted_from_its_request(api: Api, op
             route.continue_()
 
     page = open_game(game, before_goto=lambda page: page.clock.install())
-    status = page.locator("#dlg-new .form-error")
+    status = page.locator("#dlg-new .form-status")
     page.route("**/api/games", hold)
     page.locator("#btn-new").click()
     page.wait_for_selector("#dlg-new[open]")
@@ -377,10 +383,14 @@ def test_the_search_for_a_winnable_deal_is_counted_from_its_request(api: Api, op
     page.wait_for_selector("#dlg-confirm[open]")
     page.clock.run_for(12_000)  # (the player reads the question)
     assert "so far" not in status.inner_text()
+    listen(page)
     page.locator("#dlg-confirm button", has_text="Start a new game").click()
     until(lambda: page.evaluate("true") and len(held) == 1)  # (a call lets the route's event through)
     assert status.inner_text() == "Looking for a deal the solver proves winnable… 0 s so far, at most 10 s."
     page.clock.run_for(2_000)
     assert status.inner_text() == "Looking for a deal the solver proves winnable… 2 s so far, at most 10 s."
+    assert heard(page) == ["Looking for a deal the solver proves winnable… 0 s so far, at most 10 s."]
+    assert status.evaluate("(p) => getComputedStyle(p).color") != ERROR_COLOUR
+    assert page.locator("#dlg-new [role=alert]").inner_text() == ""
     held[0].continue_()
     page.wait_for_selector(f"body:not([data-game='{game['id']}'])")

@@ -735,7 +735,7 @@ def _searching(api: Api, open_game: Any, start: Callable[[Any], None]) -> tuple[
     page.wait_for_selector("#dlg-new[open]")
     page.locator("#new-winnable").check()
     start(page)
-    page.locator("#dlg-new .form-error", has_text="Looking for a deal the solver proves winnable").wait_for()
+    page.locator("#dlg-new .form-status", has_text="Looking for a deal the solver proves winnable").wait_for()
     return game, page
 
 
@@ -746,7 +746,7 @@ def test_the_search_for_a_winnable_deal_says_its_limit_and_counts(api: Api, open
     search) and counts the seconds."""
     game, page = _searching(api, open_game, lambda page: page.locator("#new-start").click())
     limit = page.evaluate("async () => (await (await fetch('/api/variants')).json()).winnable_seconds")
-    words = page.locator("#dlg-new .form-error")
+    words = page.locator("#dlg-new .form-status")
     words.filter(has_text=f"at most {limit:g} s").wait_for()
     words.filter(has_text="1 s so far").wait_for()  # (the answer is held back 2.5 s)
     page.locator("#new-start:not([disabled])").wait_for(state="attached")

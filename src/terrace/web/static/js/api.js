@@ -143,8 +143,11 @@ export const api = {
   undo: (shown) => call("POST", `${game(shown.id)}/undo`, seen(shown)),
   redo: (shown) => call("POST", `${game(shown.id)}/redo`, seen(shown)),
   restart: (shown) => call("POST", `${game(shown.id)}/restart`, seen(shown)),
-  // peek: the assist "Hints may look at face-down cards" is on.
-  hint: (shown, peek = false) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek }),
+  // peek: the assist "Hints may look at face-down cards" is on; signal: an
+  // AbortSignal that stops the request (and the server's search with it)
+  // when the position changes before the answer comes.
+  hint: (shown, peek = false, signal = undefined) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek },
+    signal ? { signal } : {}),
   analysis: (shown) => call("POST", `${game(shown.id)}/analysis`, seen(shown)),
   // (the replay's game JSON: an answer about a game another window changed meanwhile is refused 409)
   coach: (shown) => call("POST", `${game(shown.id)}/coach`, { revision: shown.revision }),

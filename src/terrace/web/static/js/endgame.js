@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
-import { cardIndices, nearestFewest } from "./placing.js";
+import { cardIndices, fewestHidden, nearestFewest } from "./placing.js";
 import { app, closedByBack, moving } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
@@ -365,6 +365,11 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     const buttons = dialog.querySelectorAll("button");
     if (focusedAt >= 0 && buttons[focusedAt]) buttons[focusedAt].focus();
     if (kind === "won") fillWin(dialog, game);
+    // (its words in another language, another height: placed anew, and the
+    // board fitted anew above it; German's took 19 px more of a phone than
+    // English's, and hid 13 indices of the board fitted below the English)
+    freeRoom(dialog);
+    placeEnd(dialog);
     return;
   }
   if (kind === "won") {
@@ -382,6 +387,7 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   const shown = dialog.open;
   if (shown) dialog.close();
   dialog.show();
+  freeRoom(dialog);  // (placed anew: the board drawn at its full size first)
   placeEnd(dialog);
   if (!shown) closedByBack(dialog);
 }
@@ -403,6 +409,17 @@ const WIDTHS = { step: 32, least: 288, most: 800 };
 function placeEnd(dialog) {
   if (!dialog.open) return;
   dialog.style.cssText = "";
+  if (dialog.dataset.room === "true") {
+    // (the board fitted above it: kept where it hides none there; where it
+    // still hides some, as on a phone held sideways, whose board had no
+    // height left, the board is drawn at its full size again, and the
+    // screen placed on it as before)
+    const box = dialog.getBoundingClientRect();
+    if (!fewestHidden([box], box).hidden) return;
+    dialog.dataset.room = "none";
+    document.dispatchEvent(new CustomEvent(ROOM_EVENT));
+    return;
+  }
   const from = dialog.getBoundingClientRect();
   const margin = 8;
   const area = {
@@ -429,6 +446,17 @@ function placeEnd(dialog) {
     if (found.hidden < best.hidden) best = { ...found, width };
   }
   dialog.style.cssText = "";
+  // No spot hides none (a phone: the board fills its height, and the
+  // golden lost game's screen hid 13 indices at 360x640 in German, the
+  // tableau's last cards): the board is fitted into the room above the
+  // screen, in its place in style.css, smaller, the whole final position
+  // in sight; at full size again once the screen closes (Keep looking) or
+  // the window's size changes.
+  if (best.hidden && !dialog.classList.contains("won") && dialog.dataset.room !== "none") {
+    dialog.dataset.room = "true";
+    document.dispatchEvent(new CustomEvent(ROOM_EVENT));
+    return;
+  }
   const { spot, width } = best;
   if (width !== null) Object.assign(dialog.style, { width: `${width}px`, minWidth: "0", maxWidth: "none" });
   if (spot === from) return;
@@ -437,6 +465,22 @@ function placeEnd(dialog) {
 
 new MutationObserver(() => placeEnd($("#dlg-end")))
   .observe(document.body, { attributes: true, attributeFilter: ["data-fitted"] });
+
+// The event on which the board is drawn again for the room the end screen
+// leaves it (view.js).
+export const ROOM_EVENT = "end-room";
+
+// The room kept for the end screen given back to the board (drawn again
+// when `redraw`): the screen closed, opened anew, or the window resized
+// (whose own drawing follows).
+function freeRoom(dialog, redraw = true) {
+  const taken = dialog.dataset.room === "true";
+  delete dialog.dataset.room;
+  if (taken && redraw) document.dispatchEvent(new CustomEvent(ROOM_EVENT));
+}
+
+$("#dlg-end").addEventListener("close", (event) => { if (!event.target.open) freeRoom(event.target); });
+window.addEventListener("resize", () => freeRoom($("#dlg-end"), false));
 
 // The end screen is not modal (a click may still reach the header and the
 // board), but it covers part of the board: the keyboard's focus, which it

@@ -7,7 +7,7 @@ import { actions } from "./main.js";
 import { showEnd } from "./panels.js";
 import { caughtUp, refuse } from "./play.js";
 import { prompt } from "./prompt.js";
-import { enqueue } from "./queue.js";
+import { enqueue, whileBusy } from "./queue.js";
 import { markHint } from "./selection.js";
 import { app, hideToast, toast } from "./state.js";
 import { draw } from "./view.js";
@@ -57,28 +57,61 @@ function shortBacking(found) {
 
 // One hint at a time: while one is asked for (or waits its turn), further
 // presses of H or clicks on Hint are ignored, so that they do not queue up
-// (each takes a solve) and hold back the moves played after them.
-let hintPending = false;
+// (each takes a solve). The hint asked for: {game, controller, done}, its
+// position once its turn came, the controller that stops its request, and
+// what ends it (null for none).
+let sought = null;
 
+// Ask for a hint on the position shown once what was asked for before it
+// is done. Only the asking waits in the queue, never the search: a move
+// pressed while the solver thinks (up to its two seconds, or longer on a
+// busy machine) is played at once (it waited for the hint's answer, which
+// it then made stale); the answer is drawn in its turn in the queue, and
+// only if the position it was sought for is still shown.
 export function hint() {
-  if (hintPending) return app.queue;
-  hintPending = true;
+  if (sought) return app.queue;
   const button = $("#btn-hint");
   button.classList.add("thinking");
   button.setAttribute("aria-busy", "true");
-  return enqueue(() => askHint().finally(() => {
-    hintPending = false;
+  const ask = { game: null, controller: new AbortController() };
+  ask.done = () => {
+    if (sought !== ask) return;  // (dropped: another may be asked for now)
+    sought = null;
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
-  }));
+  };
+  sought = ask;
+  return enqueue(() => {
+    const game = app.game;
+    // (a hint asked while the last cards went up on their own finds the game won)
+    if (!game || game.replay || game.status === "won" || game.status === "lost") return ask.done();
+    ask.game = game;
+    const answered = api.hint(game, app.settings.assists.peek, ask.controller.signal)
+      .then((result) => enqueue(() => (sought === ask ? showHint(game, result) : undefined)))
+      .finally(ask.done);
+    whileBusy(answered);
+    return undefined;
+  });
 }
 
-async function askHint() {
+// The position `game` is shown now (view.js: show): a hint sought for
+// another position is dropped at once (H asks for the new one's, also
+// while the queue is still busy), and its request stopped, the server's
+// search with it.
+export function forgetSoughtHint(game) {
+  const asked = sought && sought.game;
+  if (asked && (game.id !== asked.id || game.revision !== asked.revision || game.replay)) {
+    sought.controller.abort();
+    sought.done();
+  }
+}
+
+// The answer `result` to the hint asked on `asked`, in its turn.
+async function showHint(asked, result) {
+  // (asked on a position no longer shown; the same position read anew, as
+  // after a refusal, still takes it)
   const game = app.game;
-  // (a hint asked while the last cards went up on their own finds the game won)
-  if (!game || game.replay || game.status === "won" || game.status === "lost") return;
-  const result = await api.hint(game, app.settings.assists.peek);
-  if (app.game !== game) return;  // asked on a position no longer shown
+  if (!game || game.replay || game.id !== asked.id || game.revision !== asked.revision) return;
   if (await caughtUp(result)) return;
   if (!result.ok) return refuse(result.data.error);
   const found = result.data;

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
-import { app, closedByBack, toast } from "./state.js";
+import { app, closedByBack, say, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
 import { formatDuration } from "./timer.js";
@@ -102,6 +102,11 @@ export async function openNewGame(actions) {
   // unticked, Start after a winnable-only game dealt one that may be lost)
   winnable.checked = Boolean(current && current.winnable_only);
   const error = el("p", { class: "form-error", role: "alert" });
+  // (the search for a winnable deal, counted in its seconds: in the place
+  // of the error, in the colour of a note, no live region; in the form's
+  // alert it was red as an error, and a screen reader was cut off by it
+  // every second of the search, up to its 10 s)
+  const status = el("p", { class: "form-status", hidden: true });
   const ruleOptions = el("details", { "aria-labelledby": "new-options" },
     el("summary", { id: "new-options", text: t("new.options") }), grid);
   // (rules of the game's own, which Start deals again, are in sight: folded,
@@ -119,7 +124,7 @@ export async function openNewGame(actions) {
     // (a group a screen reader names by its summary, which it does not do by itself)
     ruleOptions,
     // (the error beside the Start button, both in sight at the dialog's foot)
-    el("div", { class: "buttons" }, error,
+    el("div", { class: "buttons" }, error, status,
       el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -183,13 +188,15 @@ export async function openNewGame(actions) {
       if (!body.winnable) return;
       const began = performance.now();
       const number = (value) => value.toLocaleString(getLanguage());
-      const say = () => {
-        error.textContent = t("new.searching", {
+      const tell = () => {
+        status.textContent = t("new.searching", {
           elapsed: number(Math.floor((performance.now() - began) / 1000)), seconds: number(info.winnable_seconds),
         });
       };
-      say();
-      counting = setInterval(say, 1000);
+      tell();
+      [error.hidden, status.hidden] = [true, false];
+      say(status.textContent);  // (heard once, as it starts)
+      counting = setInterval(tell, 1000);
     };
     // Closing the form stops the request: the server then stops its search
     // (a winnable deal: seconds of a solver process) and starts no game.
@@ -198,6 +205,7 @@ export async function openNewGame(actions) {
     dialog.addEventListener("close", abort);
     const result = await newGame(body, () => dialog.open, stop.signal, searching);
     if (counting !== null) clearInterval(counting);
+    [error.hidden, status.hidden] = [false, true];
     dialog.removeEventListener("close", abort);
     button.disabled = false;
     if (result.ok) {

@@ -15,13 +15,21 @@ const $ = (selector) => document.querySelector(selector);
 let queued = 0;
 document.body.dataset.busy = "false";
 export function enqueue(action) {
+  app.queue = app.queue.then(action).catch(scriptFailed);
+  whileBusy(app.queue);
+  return app.queue;
+}
+
+// The page busy (data-busy) until `promise` settles as well: work of the
+// player's asking that runs beside the queue (a hint's search), so that
+// "all it was asked" includes it.
+export function whileBusy(promise) {
   queued += 1;
   document.body.dataset.busy = "true";
-  app.queue = app.queue.then(action).catch(scriptFailed).finally(() => {
+  promise.catch(scriptFailed).finally(() => {
     queued -= 1;
     if (!queued) document.body.dataset.busy = "false";
   });
-  return app.queue;
 }
 
 // An error of the page's own script (a fault of the page, not of the

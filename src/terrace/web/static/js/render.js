@@ -206,6 +206,10 @@ export function bottomEdge() {
     if (Number(style.order) <= order || style.position === "fixed" || style.display === "none") continue;
     bottom -= node.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
   }
+  // (the end screen of a game over with cards left, where no spot hides none
+  // of their ranks and suits: the board above it, endgame.js: placeEnd)
+  const end = document.querySelector("#dlg-end");
+  if (end && end.open && end.dataset.room === "true") bottom = Math.min(bottom, end.getBoundingClientRect().top);
   return bottom;
 }
 

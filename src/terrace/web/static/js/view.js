@@ -3,9 +3,9 @@
 // they leave (draw, drawBoard).
 
 import { drawCoach, markCoach } from "./coach.js";
-import { syncEndButtons } from "./endgame.js";
+import { ROOM_EVENT, syncEndButtons } from "./endgame.js";
 import { animateMotions, landAll, snapshot } from "./flight.js";
-import { promptHint, wantVerdicts } from "./hints.js";
+import { forgetSoughtHint, promptHint, wantVerdicts } from "./hints.js";
 import { t } from "./i18n.js";
 import { keepInHand } from "./input.js";
 import { actions } from "./main.js";
@@ -35,6 +35,7 @@ export function show(game, { ghost = null, animate = true } = {}) {
   app.selected = keptSelection(game);
   forgetNotice();  // (an answer drawn: what was refused before it is stale)
   app.game = game;
+  forgetSoughtHint(game);
   followReplay(game);
   keepReplay(game);
   // (the hint's toast goes with its marks: it named a move made or passed by)
@@ -168,3 +169,6 @@ export function drawBoard() {
   keepInHand();
   document.body.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`;
 }
+
+// (fitted again into the room the end screen leaves it, or all of it once more)
+document.addEventListener(ROOM_EVENT, () => { if (app.game) drawBoard(); });
