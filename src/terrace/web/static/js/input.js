@@ -202,8 +202,13 @@ let lastPointer = "mouse";  // what the last press on the board was made with
 const LOST_TAP_AFTER = 1000;
 const LOST_TAP_WAIT = 150;
 let droppedAt = -Infinity;  // (performance.now() when a drag ended)
-let tapDown = null;  // {id, x, y} of a finger put on the board soon after a drop
+let tapDown = null;  // {id, x, y} of a finger put down soon after a drop
 let tapUp = null;  // {id, x, y, timer, clicked} of that finger lifted where it was put
+// (not on the board only: Undo tapped at once after a card flicked to the
+// wrong pile undid nothing, Hint gave no hint, nor the end screen's buttons
+// after a flick that ended the game)
+const CONTROLS = "button, summary, label, a[href], input[type=checkbox], input[type=radio]";
+let clicking = false;  // (the page clicks a control for a lost tap)
 function endDrag() {
   dragging = false;
   droppedAt = performance.now();
@@ -216,7 +221,18 @@ function clickLostTap() {
   clearTimeout(tap.timer);
   lastPointer = "touch";
   const under = document.elementFromPoint(tap.x, tap.y);
-  if (under && board.contains(under)) clickBoard(under, 1);
+  if (under && board.contains(under)) {
+    clickBoard(under, 1);
+    return;
+  }
+  const control = under && under.closest(CONTROLS);
+  if (!control || control.disabled) return;
+  clicking = true;
+  try {
+    control.click();
+  } finally {
+    clicking = false;
+  }
 }
 // The game shown when the card was pressed: a drag that begins once an
 // answer has drawn the board anew (the press was quicker than the answer)
@@ -254,11 +270,11 @@ export function attachInput() {
       ? { pile, target: event.target, game: app.game, x: event.clientX, y: event.clientY } : null;
   }, true);
   document.addEventListener("scroll", () => { droppedAt = -Infinity; }, true);
-  board.addEventListener("pointerdown", (event) => {
+  window.addEventListener("pointerdown", (event) => {
     const soon = event.pointerType === "touch" && performance.now() - droppedAt < LOST_TAP_AFTER;
     tapDown = soon ? { id: event.pointerId, x: event.clientX, y: event.clientY } : null;
-  });
-  board.addEventListener("pointerup", (event) => {
+  }, true);
+  window.addEventListener("pointerup", (event) => {
     const down = tapDown;
     tapDown = null;
     if (!down || event.pointerId !== down.id) return;
@@ -267,11 +283,11 @@ export function attachInput() {
     const tap = { id: down.id, x: event.clientX, y: event.clientY, timer: 0, clicked: false };
     tap.timer = setTimeout(() => { if (tapUp === tap) clickLostTap(); }, LOST_TAP_WAIT);
     tapUp = tap;
-  });
+  }, true);
   // (On the window, before anything may stop it: every click the browser sends.)
   window.addEventListener("click", (event) => {
     const tap = tapUp;
-    if (!tap) return;
+    if (!tap || clicking) return;
     if (event.pointerId !== tap.id) {
       clickLostTap();  // (a tap before this click acts first)
       tapUp = null;
