@@ -724,13 +724,15 @@ def test_the_seed_moves_the_hunters_move_orders(monkeypatch: pytest.MonkeyPatch)
     assert len({*default, *other, *third}) == 12 and 0 not in other + third
 
 
-@pytest.mark.parametrize(("level", "lds"), [(0, 0), (2, 0), (0, 2)], ids=["nested", "nrpa", "lds"])
+@pytest.mark.parametrize(("level", "lds", "dig"), [(0, 0, 0), (0, 0, 1), (2, 0, 0), (0, 2, 0)],
+                         ids=["nested", "nested-digging", "nrpa", "lds"])
 def test_the_nested_hunter_takes_its_share_of_the_hunting(
-    monkeypatch: pytest.MonkeyPatch, level: int, lds: int,
+    monkeypatch: pytest.MonkeyPatch, level: int, lds: int, dig: int,
 ) -> None:
     from terrace.solver import api
     monkeypatch.setattr(api, "NRPA_LEVEL", level)
     monkeypatch.setattr(api, "LDS_KIND", lds)
+    monkeypatch.setattr(api, "NESTED_DIG", dig)
     board = Board.from_number(2, get_rules("admirals-patience"))
     board.push(Move.choose(1))
     assert api._Task(board, None, Options(), hunt=True).nested is None  # NESTED_SHARE 0: measured, not used
@@ -743,7 +745,8 @@ def test_the_nested_hunter_takes_its_share_of_the_hunting(
         task.step(time.perf_counter() + 60, 50_000)
     assert task.result is None and task.nested is not None and task.hunter is not None
     kind = task.nested.options
-    assert (kind.nrpa, kind.lds, kind.dig_only, kind.nested) == (level, lds, bool(lds), not level and not lds)
+    assert (kind.nrpa, kind.lds, kind.dig_only, kind.nested) == (level, lds, bool(lds or dig),
+                                                                 not level and not lds)
     hunters = task.hunters.spent + task.hunter.nodes
     assert 0.9 * hunters <= task.nested.nodes <= 1.2 * hunters
 

@@ -575,6 +575,36 @@ def test_a_nested_hunters_step_ends_after_a_rollout_and_plays_on_as_one() -> Non
         assert ends[0] == ends[1] and ends[0][0] == "won"
 
 
+NESTED_COUNTS = [
+    ("admirals-patience", 3, {"nested": True, "dig_only": True}, 1_000_000, "won", 61_789, 208),
+    ("admirals-patience", 1, {"nrpa": 1, "dig_only": True}, 1_000_000, "won", 22_251, 208),
+    ("terrace", 3, {"nested": True, "dig_only": True}, 1_000_000, "won", 8_435, 104),
+    ("empress-of-italy", 1, {"nested": True}, 1_000_000, "won", 18_696, 208),
+    # base card c1 of General's Patience deal 2: its reserve schedule is
+    # dead at the start, so every foundation move is checked in full
+    ("generals-patience", 2, {"nested": True, "dig_only": True}, 200_000, None, 200_073, 1),
+]
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "deal", "kind", "most", "result", "nodes", "found"), NESTED_COUNTS,
+                         ids=[f"{row[0]}-{row[1]}-{'-'.join(row[2])}" for row in NESTED_COUNTS])
+def test_the_nested_hunters_enter_the_positions_they_did_before_they_were_made_cheaper(
+        name: str, deal: int, kind: dict[str, Any], most: int, result: str | None, nodes: int,
+        found: int) -> None:
+    # Stop 70 made the digging nested hunter cheaper a position (its rollouts
+    # ask the sets before playing a move, check the reserve schedule of one
+    # class, and dig only the piles that can be dug) without changing what
+    # it searches: these are the counts of the core before (commit
+    # cf775154), base card c1 of each deal, one step
+    start = chosen(Board.from_number(deal, get_rules(name)), 0)
+    search = Search(start, Options(core="compiled", one_lane=True, **kind))
+    search.step(seconds=math.inf, max_nodes=most)
+    assert (search.result, search.nodes, search.best_found) == (result, nodes, found)
+    if result == "won":
+        assert search.replay(start, search.line)[1].is_won()
+
+
 @pytest.mark.parametrize("hunter", HUNTERS)
 def test_hunters_need_the_compiled_core(hunter: str) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)

@@ -83,6 +83,14 @@ line (``Options.elite``). Measured and left at 0: half the time on
 Admiral's Patience deals 1-60 at 40 million positions won 40 (version 4
 alone: 41), on General's Patience deals 1-200 at 30 million 39 (36), both
 within luck (``bench/restarts.py ... --set NESTED_SHARE=0.5``)."""
+NESTED_DIG = 0
+"""When 1, the nested hunter of :data:`NESTED_SHARE` moves cards between
+piles only to empty one (``Options.dig_only``; ``bench/restarts.py ... --set
+NESTED_SHARE=0.5 --set NESTED_DIG=1``). Counted in positions its share then
+wins more of Admiral's Patience than without digging, but each position
+costs more CPU time, and per CPU second it has not won clearly
+(docs/winnability.md, "Changes measured", stops 69 and 70); 0 leaves the
+nested hunter as the figures of :data:`NESTED_SHARE` measured it."""
 NRPA_LEVEL = 0
 """When above 0, :data:`NESTED_SHARE` goes to the policy-learning hunter of
 this level (``Options.nrpa``, ``ccore/nrpa.c``) instead of the nested hunter.
@@ -240,7 +248,7 @@ class _Task:
             hunter = replace(self.options, core="compiled", one_lane=True)
             self.nested = Search(board, replace(hunter, nrpa=NRPA_LEVEL) if NRPA_LEVEL
                                  else replace(hunter, lds=LDS_KIND, dig_only=True) if LDS_KIND
-                                 else replace(hunter, nested=True))
+                                 else replace(hunter, nested=True, dig_only=NESTED_DIG > 0))
         self.result: str | None = None
         self.line: list[Move] = []
         self.replay_by = math.inf

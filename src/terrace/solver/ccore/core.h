@@ -100,6 +100,8 @@ typedef struct {
     int live_best;      /* Options.live_best: a position the reserve schedule cuts is never the best */
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
     int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
+    int root_passed;    /* a hunter's first position passed the reserve schedule and the rules have no
+                         * foundation-return: every position it enters has passed (hunter_cut, state.h) */
     int hunt_mix;       /* Options.hunt_mix (0-3) */
     int look;           /* Options.stock_lookahead: a shuffled search draws first where the next `look`
                          * stock cards hold one a foundation wants (0: off) */

@@ -255,11 +255,26 @@ static inline int reserve_cut(const Core *s, int up_, int only) {
     return up_ && OPT(s, dead_check) && s->nres && reserve_schedule(s, 1, NULL, only);
 }
 
+/* reserve_cut() in a hunter that enters only positions that pass the
+ * schedule (the nested ones, rollout.h): the position before the move
+ * passed too, when the first position did (root_passed, hunter_starts),
+ * as every move of the hunter that changes what the schedule reads is a
+ * foundation move it checks (without foundation-return, which root_passed
+ * excludes, the reserve and the foundations change by foundation moves
+ * alone); so, as in the complete search (loop.h, push_frame), only the
+ * class of the card that went up can be cut. A full check of every class
+ * after each foundation move was a seventh of the digging nested hunter's
+ * time */
+static inline int hunter_cut(const Core *s, int up_) {
+    return reserve_cut(s, up_, up_ && s->root_passed ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1);
+}
+
 /* A hunter's first step (beam.c, nested.c): the first position is counted;
  * 1 when it is already won (with an empty line) */
 static inline int hunter_starts(Core *s) {
     s->started = 1;
     s->nodes = 1;
+    s->root_passed = !s->ret && !reserve_cut(s, 1, -1);
     s->best_found = s->found;
     if (s->found == s->total) { s->npath = 0; return 1; }
     return 0;
