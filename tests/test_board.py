@@ -1265,12 +1265,14 @@ def test_a_place_is_named_as_the_notation_or_the_page_names_it_and_others_are_re
 
 
 def test_wrong_argument_types_of_public_helpers_are_type_errors_that_say_what_to_pass() -> None:
-    """They raised AttributeError ('NoneType' object has no attribute 'stock')."""
+    """They raised AttributeError ('NoneType' object has no attribute 'stock';
+    hidden_count: 'str' object has no attribute 'redeals_used')."""
     from terrace.record import GameRecord
-    from terrace.solver.observation import observe
+    from terrace.solver.observation import hidden_count, observe
 
     board = Board.from_number(1)
     for call, words in ((lambda: observe(None), "observe takes a Board"),  # type: ignore[arg-type]
+                        (lambda: hidden_count("t1f"), "hidden_count takes a Board"),  # type: ignore[arg-type]
                         (lambda: GameRecord.from_board(5), "from_board takes a Board"),  # type: ignore[arg-type]
                         (lambda: board.peek("t1f"), "peek takes a Move"),  # type: ignore[arg-type]
                         (lambda: Rules.from_dict({}, "terrace"), "rules must be a Rules"),  # type: ignore[arg-type]

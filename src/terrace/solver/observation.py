@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from terrace.board import Board
+from terrace.board import Board, given_board
 from terrace.cards import CODE, RANKS, Card
 from terrace.errors import TerraceError
 from terrace.moves import Move
@@ -214,9 +214,7 @@ def observe(board: Board, shown: int | None = None) -> Observation:
     ``shown`` cards, :func:`stock_shown`; moves that cleared the redo line
     do not make the player forget the cards their draws showed).
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"observe takes a Board, not {type(board).__name__}")
-    known_from = hidden_count(board, shown)
+    known_from = hidden_count(given_board(board, "observe"), shown)
     stock = board.stock
     seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
     unseen = tuple(sorted(stock[:known_from]))
@@ -252,7 +250,7 @@ def hidden_count(board: Board, shown: int | None = None) -> int:
     >>> hidden_count(board) == len(board.stock), hidden_count(board, shown=5)
     (True, 5)
     """
-    shown = check_nodes(shown, "shown")
+    board, shown = given_board(board, "hidden_count"), check_nodes(shown, "shown")
     known_from = 0 if board.redeals_used else _first_known(board)
     return known_from if shown is None else min(known_from, shown)
 
