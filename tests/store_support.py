@@ -18,6 +18,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.migrations import SUMMARY
 from terrace.storage.rows import IMPORTED, LAST_HERE
 from terrace.storage.sqlite import STOP_LOOK_STEPS
 
@@ -118,6 +119,17 @@ def quick_finish(store: SqliteStore, name: str) -> StoredGame:
     game = store.get(game_id)
     play(store, game, record.moves[-1:])
     return game
+
+
+def forget_answers(db: Path) -> None:
+    """Empty the file's table of answers kept whole (the statistics and the
+    recent games: ``terrace.storage.summary``), as no change to a game
+    does, so that the next statistics and recent games count the games."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute(f"DELETE FROM {SUMMARY}")
+    finally:
+        conn.close()
 
 
 def digest(path: Path) -> str:

@@ -25,7 +25,7 @@ from typing import Any, cast
 import pytest
 
 from conftest import errors_in_threads
-from store_support import digest, golden, locked_by_another, no_default_db, play, start, undo
+from store_support import digest, forget_answers, golden, locked_by_another, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -419,7 +419,11 @@ def test_the_statistics_stop_checking_games_once_the_server_stops(tmp_path: Path
     db = populated(tmp_path / "games.sqlite", games=2)
     if kept:
         with open_store(db) as store:
-            store.statistics(None)  # (keeps its findings in the file)
+            store.statistics(None)  # (keeps its findings in the file, and the statistics whole)
+        with open_store(db) as store:
+            store.stop_waiting()
+            assert store.statistics(None)["overall"]["played"] == 2  # (taken whole: nothing to stop)
+        forget_answers(db)  # (the findings are counted again)
     with open_store(db) as store:
         store.stop_waiting()
         with pytest.raises(StoreStoppedError, match=r"the server is stopping: games\.sqlite was not read"):
@@ -509,6 +513,7 @@ def test_the_statistics_first_write_of_their_findings_stops_midway_once_the_serv
         expected = store.statistics(None)
         store._conn.execute(f"DELETE FROM {FOUND}")
         store._conn.commit()
+    forget_answers(db)
     with open_store(db) as store:
         written: list[Any] = []
 
@@ -539,6 +544,7 @@ def test_the_statistics_stop_adding_up_the_games_once_the_server_stops(
     db = populated(tmp_path / "games.sqlite", games=2)
     with open_store(db) as store:
         expected = store.statistics(None)
+    forget_answers(db)
     entered = tallying.Running._enter
 
     def stopping_at_the_first_game(running: Any, *args: Any, **kwargs: Any) -> None:
