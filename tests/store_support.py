@@ -121,6 +121,26 @@ def quick_finish(store: SqliteStore, name: str) -> StoredGame:
     return game
 
 
+def copied(db: Path, copies: int, *, logged: bool = False) -> None:
+    """``copies`` more copies, by SQL, of the file's first game, its line
+    included (its replay stamp holds for them: no replay), and with
+    ``logged`` its log too."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')")]
+    columns = ", ".join(c for c in names if c != "id")
+    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+    first = "(SELECT id AS first FROM games ORDER BY rowid LIMIT 1)"
+    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
+                 f"FROM n, games WHERE id = {first}", (copies,))
+    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
+                 f"WHERE game_id = {first}", (copies,))
+    if logged:
+        conn.execute(f"{numbers}INSERT INTO events (game_id, revision, action, move, move_count, at) "
+                     f"SELECT 'copy-' || i, revision, action, move, move_count, at FROM n, events "
+                     f"WHERE game_id = {first} ORDER BY i, events.id", (copies,))
+    conn.close()
+
+
 def forget_answers(db: Path) -> None:
     """Empty the file's table of answers kept whole (the statistics and the
     recent games: ``terrace.storage.summary``), as no change to a game

@@ -25,6 +25,7 @@ from typing import Any, cast
 import pytest
 
 from conftest import errors_in_threads
+from store_support import copied as _copied
 from store_support import digest, forget_answers, golden, locked_by_another, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
@@ -430,19 +431,6 @@ def test_the_statistics_stop_checking_games_once_the_server_stops(tmp_path: Path
             store.statistics(None)
 
 
-def _copied(db: Path, copies: int) -> None:
-    """``copies`` more copies, by SQL, of the file's first game, its line
-    included (its replay stamp holds for them: no replay)."""
-    conn = sqlite3.connect(db, isolation_level=None)
-    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')")]
-    columns = ", ".join(c for c in names if c != "id")
-    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-    first = "(SELECT id AS first FROM games ORDER BY rowid LIMIT 1)"
-    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
-                 f"FROM n, games WHERE id = {first}", (copies,))
-    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
-                 f"WHERE game_id = {first}", (copies,))
-    conn.close()
 
 
 SQL_TYPES = {int: "integer", float: "real", str: "text", bytes: "blob", type(None): "null"}

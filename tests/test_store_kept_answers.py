@@ -16,7 +16,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from store_support import forget_answers, golden, no_default_db, play, quick_finish, sqlite_steps, start
+from store_support import (
+    copied,
+    forget_answers,
+    golden,
+    no_default_db,
+    play,
+    quick_finish,
+    sqlite_steps,
+    start,
+)
 from terrace.storage import MemoryStore, SqliteStore, StoreError, open_store, tallying
 from terrace.storage import migrations as migrations_module
 from terrace.storage import summary as summary_module
@@ -152,7 +161,7 @@ def test_a_new_process_takes_the_statistics_whole_and_reads_no_game(tmp_path: Pa
     steps = []
     for copies in (0, 300):
         if copies:
-            _copies(db, copies)
+            copied(db, copies, logged=True)
             with open_store(db) as store:
                 statistics = store.statistics()
                 recent = [g.id for g in store.recent(20)]
@@ -169,23 +178,6 @@ def test_a_new_process_takes_the_statistics_whole_and_reads_no_game(tmp_path: Pa
 
 def _not_counted(*args: Any, **kwargs: Any) -> None:
     raise AssertionError("the games were counted")
-
-
-def _copies(db: Path, copies: int) -> None:
-    """``copies`` more copies, by SQL, of the file's first game (its log too)."""
-    conn = sqlite3.connect(db, isolation_level=None)
-    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')") if c != "id"]
-    columns = ", ".join(names)
-    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-    first = "(SELECT id FROM games ORDER BY rowid LIMIT 1)"
-    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
-                 f"FROM n, games WHERE id = {first}", (copies,))
-    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
-                 f"WHERE game_id = {first}", (copies,))
-    conn.execute(f"{numbers}INSERT INTO events (game_id, revision, action, move, move_count, at) "
-                 f"SELECT 'copy-' || i, revision, action, move, move_count, at FROM n, events "
-                 f"WHERE game_id = {first} ORDER BY i, events.id", (copies,))
-    conn.close()
 
 
 EDITS = {
