@@ -1,10 +1,14 @@
 """How long do the statistics and the recent games take over years of
 games? Builds a database of ``--games`` games (copies, by SQL, of a few
 games played through the store: Terrace won in 271 moves, lost in 237, left
-after 60, and Wood lost in 290, about 190 moves and log entries a game), then
+after 60, and Wood lost in 290, about 190 moves and log entries a game; the
+copies are dated in the past, 10 minutes apart, each earlier in time and in
+the log than the next, the games played last, so that ``terrace export``
+takes them all), then
 times, each in a new process (CPU seconds, the median of ``--runs``), on a
 store that writes (a server) and on one that only reads (``terrace
-stats``): the first statistics, the second in the same process, and, on
+stats``): the first statistics (the first read), the second in the same
+process (a warm read), and, on
 the server, one after a game was opened and a move played; the same for
 recent(20). The first opening of a database of an older schema upgrades
 it (schema 12 makes an index of the log: time it apart).
@@ -34,7 +38,8 @@ GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 TEMPLATES = (("terrace-won", None), ("terrace-lost", None), ("terrace-won", 60), ("wood-lost", None))
 """The games copied: a golden record, and how many of its moves are played (None: all)."""
 SPACING = 600.0
-"""Seconds between the starts of two copies."""
+"""Seconds between the starts of two copies (the last copy starts this
+long before the games copied, the first ``games`` times as long)."""
 TIMED = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
 
 
@@ -52,25 +57,35 @@ def _played(store: SqliteStore, name: str, moves: int | None) -> str:
 
 def build(path: Path, games: int) -> None:
     """A database of ``games`` copies of the templates, each later in time
-    and in the log than the one before, stamped as the store stamps."""
+    and in the log than the one before, all before the templates (played
+    now), stamped as the store stamps. (The copies were dated after the
+    templates, up to ``games`` times 10 minutes ahead: ``terrace export``
+    skips a game dated ahead of the clock, so it skipped all but the
+    templates.)"""
     with open_store(path) as store:
         sources = [_played(store, name, moves) for name, moves in TEMPLATES]
     conn = sqlite3.connect(path, isolation_level=None)
     columns = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')") if c != "id"]
-    shifted = ", ".join(f"{c} + n * {SPACING}" if c in TIMED else c for c in columns)
+    copies = range(1, games - len(sources) + 1)
+    back = f"({len(copies) + 1} - n) * {SPACING}"
+    shifted = ", ".join(f"{c} - {back}" if c in TIMED else c for c in columns)
+    logged = "game_id, revision, action, move, move_count, at"
     conn.execute("BEGIN IMMEDIATE")
     conn.execute(f"DROP TRIGGER {INSERTS_COUNTED}")  # (line_changes is copied)
     conn.execute("CREATE TEMP TABLE copies (n INTEGER PRIMARY KEY, source TEXT, id TEXT)")
-    copies = range(1, games - len(sources) + 1)
     conn.executemany("INSERT INTO copies VALUES (?, ?, ?)",
                      [(n, sources[n % len(sources)], f"c{n:07d}") for n in copies])
     conn.execute(f"INSERT INTO games (id, {', '.join(columns)}) SELECT copies.id, {shifted} "
                  "FROM copies JOIN games ON games.id = copies.source ORDER BY n")
     conn.execute("INSERT INTO moves SELECT copies.id, ply, move FROM copies JOIN moves ON game_id = source "
                  "ORDER BY n, ply")
-    conn.execute("INSERT INTO events (game_id, revision, action, move, move_count, at) "
-                 f"SELECT copies.id, revision, action, move, move_count, at + n * {SPACING} "
-                 "FROM copies JOIN events ON game_id = source ORDER BY n, events.id")
+    # (the templates' log goes after the copies', as their times do)
+    conn.execute(f"CREATE TEMP TABLE played AS SELECT id AS place, {logged} FROM events")
+    conn.execute("DELETE FROM events")
+    conn.execute(f"INSERT INTO events ({logged}) "
+                 f"SELECT copies.id, revision, action, move, move_count, at - {back} "
+                 "FROM copies JOIN temp.played ON game_id = source ORDER BY n, place")
+    conn.execute(f"INSERT INTO events ({logged}) SELECT {logged} FROM temp.played ORDER BY place")
     stamps = []
     for row in conn.execute(f"SELECT {rows.GAME_COLUMNS}, line_digest FROM games WHERE id LIKE 'c%'"):
         stamps.append((rows.digest_stamp(rows.stamped_values(row), row[-1]), row[0]))
@@ -134,7 +149,7 @@ def main() -> None:
             for mode in ("rw", "ro"):
                 runs = [probe(path, what, mode) for _ in range(args.runs)]
                 medians = [f"{statistics.median(r[n] for r in runs):.3f}" for n in range(len(runs[0]))]
-                print(f"{what} ({'read-only' if mode == 'ro' else 'server'}): first, second"
+                print(f"{what} ({'read-only' if mode == 'ro' else 'server'}): first read, warm read"
                       f"{', after a move' if mode == 'rw' else ''}: {', '.join(medians)} s of CPU "
                       f"(medians of {args.runs})")
 

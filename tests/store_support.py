@@ -18,6 +18,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
+from terrace.storage.migrations import SUMMARY
 from terrace.storage.rows import IMPORTED, LAST_HERE
 from terrace.storage.sqlite import STOP_LOOK_STEPS
 
@@ -118,6 +119,37 @@ def quick_finish(store: SqliteStore, name: str) -> StoredGame:
     game = store.get(game_id)
     play(store, game, record.moves[-1:])
     return game
+
+
+def copied(db: Path, copies: int, *, logged: bool = False) -> None:
+    """``copies`` more copies, by SQL, of the file's first game, its line
+    included (its replay stamp holds for them: no replay), and with
+    ``logged`` its log too."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')")]
+    columns = ", ".join(c for c in names if c != "id")
+    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+    first = "(SELECT id AS first FROM games ORDER BY rowid LIMIT 1)"
+    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
+                 f"FROM n, games WHERE id = {first}", (copies,))
+    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
+                 f"WHERE game_id = {first}", (copies,))
+    if logged:
+        conn.execute(f"{numbers}INSERT INTO events (game_id, revision, action, move, move_count, at) "
+                     f"SELECT 'copy-' || i, revision, action, move, move_count, at FROM n, events "
+                     f"WHERE game_id = {first} ORDER BY i, events.id", (copies,))
+    conn.close()
+
+
+def forget_answers(db: Path) -> None:
+    """Empty the file's table of answers kept whole (the statistics and the
+    recent games: ``terrace.storage.summary``), as no change to a game
+    does, so that the next statistics and recent games count the games."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute(f"DELETE FROM {SUMMARY}")
+    finally:
+        conn.close()
 
 
 def digest(path: Path) -> str:

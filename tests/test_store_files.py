@@ -25,7 +25,8 @@ from typing import Any, cast
 import pytest
 
 from conftest import errors_in_threads
-from store_support import digest, golden, locked_by_another, no_default_db, play, start, undo
+from store_support import copied as _copied
+from store_support import digest, forget_answers, golden, locked_by_another, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -420,26 +421,17 @@ def test_the_statistics_stop_checking_games_once_the_server_stops(tmp_path: Path
     db = populated(tmp_path / "games.sqlite", games=2)
     if kept:
         with open_store(db) as store:
-            store.statistics(None)  # (keeps its findings in the file)
+            store.statistics(None)  # (keeps its findings in the file, and the statistics whole)
+        with open_store(db) as store:
+            store.stop_waiting()
+            assert store.statistics(None)["overall"]["played"] == 2  # (taken whole: nothing to stop)
+        forget_answers(db)  # (the findings are counted again)
     with open_store(db) as store:
         store.stop_waiting()
         with pytest.raises(StoreStoppedError, match=r"the server is stopping: games\.sqlite was not read"):
             store.statistics(None)
 
 
-def _copied(db: Path, copies: int) -> None:
-    """``copies`` more copies, by SQL, of the file's first game, its line
-    included (its replay stamp holds for them: no replay)."""
-    conn = sqlite3.connect(db, isolation_level=None)
-    names = [c for (c,) in conn.execute("SELECT name FROM pragma_table_info('games')")]
-    columns = ", ".join(c for c in names if c != "id")
-    numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-    first = "(SELECT id AS first FROM games ORDER BY rowid LIMIT 1)"
-    conn.execute(f"{numbers}INSERT INTO games (id, {columns}) SELECT 'copy-' || i, {columns} "
-                 f"FROM n, games WHERE id = {first}", (copies,))
-    conn.execute(f"{numbers}INSERT INTO moves SELECT 'copy-' || i, ply, move FROM n, moves "
-                 f"WHERE game_id = {first}", (copies,))
-    conn.close()
 
 
 SQL_TYPES = {int: "integer", float: "real", str: "text", bytes: "blob", type(None): "null"}
@@ -510,6 +502,7 @@ def test_the_statistics_first_write_of_their_findings_stops_midway_once_the_serv
         expected = store.statistics(None)
         store._conn.execute(f"DELETE FROM {FOUND}")
         store._conn.commit()
+    forget_answers(db)
     with open_store(db) as store:
         written: list[Any] = []
 
@@ -540,6 +533,7 @@ def test_the_statistics_stop_adding_up_the_games_once_the_server_stops(
     db = populated(tmp_path / "games.sqlite", games=2)
     with open_store(db) as store:
         expected = store.statistics(None)
+    forget_answers(db)
     entered = tallying.Running._enter
 
     def stopping_at_the_first_game(running: Any, *args: Any, **kwargs: Any) -> None:

@@ -44,6 +44,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,7 @@ from terrace.storage.migrations import (
     INSERTS_TRIGGER,
     LATEST_VERSION,
     LINE_CHANGES,
+    SUMMARY_SINCE,
     NewerDatabaseError,
     counting_fault,
     found_trusted,
@@ -171,10 +173,13 @@ from terrace.storage.rows import (
     write_stamp,
 )
 from terrace.storage.statistics import MAX_ACTIVE_MS
+from terrace.storage.summary import kept, recent_key, recent_shape
 from terrace.storage.tallying import (
     FOUND_VERSION,
+    KEPT_VERSION,
     RECENT_TOUCHED,
     RECENT_TRIGGERS,
+    SUMMARIES_KEPT,
     Tallying,
     _readable_id,
     _Tally,
@@ -393,6 +398,11 @@ class SqliteStore(Tallying):
         self._recent_found: tuple[int, RecentOrder] | None = None
         """The recent games' order, kept game by game, with the data version
         it was found at (see :meth:`_recent_order`)."""
+        self._zones_asked: list[tzinfo | None] = []
+        """The time zones the statistics were asked for last (the latest
+        last), whose statistics :meth:`close` keeps in the file."""
+        self._limits_asked: list[int] = []
+        """As many recent games as were asked for last, likewise."""
         self._tally_lock = threading.Lock()
         """Held while the tally is brought up to date (the games it reads
         again are checked each in its own short read, as before)."""
@@ -954,7 +964,13 @@ class SqliteStore(Tallying):
         left as it now is: the log of the file it replaced is not folded
         into it, but set aside beside it (``games.sqlite-wal.replaced``),
         so that the next opening reads the copy, not the copy overlaid with
-        that log."""
+        that log. A store that counted the statistics or the recent games
+        and changed games since keeps them in the file first
+        (:meth:`_keep_answers_at_close`)."""
+        if self._noting() and not self._written_over and not self._emptied:
+            # (not under the store's lock: the statistics take theirs first)
+            self._keep_answers_at_close()
+            self._keep_recent_at_close()
         with self._lock:
             if self._stamp is None:
                 games = self._games_at_close()
@@ -973,6 +989,22 @@ class SqliteStore(Tallying):
             self._note_held(games)
             if self._written_over or moved:
                 self._set_log_aside()
+
+    def _keep_recent_at_close(self) -> None:
+        """Bring the recent games kept whole in the file up to date as the
+        store closes (as :meth:`_keep_answers_at_close` the statistics),
+        when this store knows their order and changed games since."""
+        if self.read_only or self._recent_found is None or self.schema_version < SUMMARY_SINCE:
+            return
+        try:
+            with self._transaction(write=False) as conn:
+                known = self._recent_found is not None and self._recent_found[0] == self._data_version
+                changed = conn.execute(f"SELECT 1 FROM temp.{RECENT_TOUCHED} LIMIT 1").fetchone() is not None
+            if known and changed:
+                for limit in self._limits_asked:
+                    self.recent(limit)
+        except (StoreError, sqlite3.Error) as error:
+            log.info("the recent games not kept at closing: %s", error)
 
     def _noting(self) -> bool:
         """Whether this store notes the file (see :mod:`terrace.storage.held`):
@@ -1448,29 +1480,53 @@ class SqliteStore(Tallying):
         on a server just started, replaying every one.) Any other game is
         read as :meth:`get` reads it; a damaged one is left out and logged.
         A server that stops meanwhile ends it midway (the first read of
-        every game's place took 1.4 to 2.1 s of CPU at 100,000 games)."""
-        games: list[StoredGame] = []
+        every game's place took 1.4 to 2.1 s of CPU at 100,000 games).
+        The list is kept whole in the file (:mod:`terrace.storage.summary`)
+        until any game changes: a store that does not know the order of the
+        games in memory takes it from there, reading no other game."""
+        limit = max(limit, 0)
+        what = recent_key(limit) if self.schema_version >= SUMMARY_SINCE and limit else None
+        self._limits_asked = [*(n for n in self._limits_asked if n != limit), limit][-SUMMARIES_KEPT:]
         with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
-            order = self._recent_order(conn, max(limit, 0))
-            found_rows = {row[0]: row[1:] for row in conn.execute(
-                f"SELECT rowid, {GAME_READ}, {bounded('replay_stamp')} FROM games "
-                "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(order),))}
-            rows = [found_rows[r] for r in order if r in found_rows]
-            # (the lines of the games neither remembered nor vouched for at their revision)
-            wanted = [row[0] for row in rows
-                      if isinstance(row[0], str) and self._known_line(conn, row[:-1]) is None]
-            found = conn.execute(LINES, (json.dumps(wanted),)) if wanted else []
-            lines = {line[0]: line[1:] for line in found}
-            for *columns, stamp in rows:
-                row = tuple(columns)
-                try:
-                    game = self._stamped_game(row, stamp, lines) or self._fetch(conn, row[0])
-                except DamagedGameError as error:
-                    log.warning("%s", error)
-                    continue
-                if game is not None:
-                    games.append(game)
+            known = self._recent_found is not None and self._recent_found[0] == self._data_version
+            ids = None if known or what is None else kept(conn, what, KEPT_VERSION)
+            if ids is not None and recent_shape(ids, limit):
+                order = [rowid for (rowid,) in conn.execute(
+                    "SELECT games.rowid FROM json_each(?) AS kept JOIN games ON games.id = kept.value "
+                    "ORDER BY kept.key", (json.dumps(ids),))]
+                games = self._recent_games(conn, order) if len(order) == len(ids) else []
+                if len(order) == len(ids) == len(games):
+                    return games
+            order = self._recent_order(conn, limit)
+            read_at = self._data_version
+            games = self._recent_games(conn, order)
+        if what is not None and len(games) == len(order):
+            self._keep_answer(what, [game.id for game in games], read_at, RECENT_TOUCHED)
+        return games
+
+    def _recent_games(self, conn: sqlite3.Connection, order: list[int]) -> list[StoredGame]:
+        """The games of the rowids of ``order``, in that order, read as
+        :meth:`recent` reads them; a damaged one is left out and logged."""
+        games: list[StoredGame] = []
+        found_rows = {row[0]: row[1:] for row in conn.execute(
+            f"SELECT rowid, {GAME_READ}, {bounded('replay_stamp')} FROM games "
+            "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(order),))}
+        rows = [found_rows[r] for r in order if r in found_rows]
+        # (the lines of the games neither remembered nor vouched for at their revision)
+        wanted = [row[0] for row in rows
+                  if isinstance(row[0], str) and self._known_line(conn, row[:-1]) is None]
+        found = conn.execute(LINES, (json.dumps(wanted),)) if wanted else []
+        lines = {line[0]: line[1:] for line in found}
+        for *columns, stamp in rows:
+            row = tuple(columns)
+            try:
+                game = self._stamped_game(row, stamp, lines) or self._fetch(conn, row[0])
+            except DamagedGameError as error:
+                log.warning("%s", error)
+                continue
+            if game is not None:
+                games.append(game)
         return games
 
     def _recent_order(self, conn: sqlite3.Connection, limit: int) -> list[int]:

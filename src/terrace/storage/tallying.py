@@ -35,6 +35,7 @@ from terrace.storage.migrations import (
     LINE_CHANGES,
     LINE_CHECKED,
     LINE_DIGEST,
+    SUMMARY_SINCE,
     counting_fault,
     found_fault,
     found_trusted,
@@ -60,6 +61,8 @@ from terrace.storage.rows import (
 )
 from terrace.storage.running import Running
 from terrace.storage.statistics import GameFacts
+from terrace.storage.summary import VERSION as ANSWERS_VERSION
+from terrace.storage.summary import keep, kept, statistics_key, statistics_shape
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +122,10 @@ FOUND_VERSION = 100 * 1 + REPLAY_STAMP_VERSION
 :data:`~terrace.storage.rows.FACT_COLUMNS` or the checks of a read change
 (a new replay stamp's version raises it too), and every game is read and
 checked again once."""
+KEPT_VERSION = 1000 * FOUND_VERSION + ANSWERS_VERSION
+"""The version under which the answers kept whole in the file
+(:mod:`terrace.storage.summary`) are taken: a newer way of checking the
+games or of counting them has them counted again."""
 _SOUND = "ok"
 """What the file's table of findings says of a game that loads."""
 _FOUND_VALUES = ", ".join(f"{FOUND}.f{n}" for n in range(1, FOUND_VALUES + 1))
@@ -260,6 +267,7 @@ class Tallying:
     _remembered: Bounded[str, StoredGame]
     _whole: list[int] | None
     _whole_noted: bool
+    _zones_asked: list[tzinfo | None]
     _transaction: Callable[..., AbstractContextManager[sqlite3.Connection]]
     _spare_write: Callable[[], AbstractContextManager[sqlite3.Connection]]
     _others_wrote: Callable[[sqlite3.Connection], None]
@@ -279,17 +287,78 @@ class Tallying:
         when none changed they are the statistics found last. What they
         found of each sound game is kept in the file too
         (:data:`~terrace.storage.migrations.FOUND`), so that a new process
-        checks only the games changed since, by any program."""
+        checks only the games changed since, by any program. And the
+        statistics themselves are kept whole in the file
+        (:mod:`terrace.storage.summary`) until any game changes: a store
+        that knows none of them in memory takes them from there, reading
+        no game."""
+        what = statistics_key(zone) if self.schema_version >= SUMMARY_SINCE else None
+        self._zones_asked = [*(z for z in self._zones_asked if z != zone), zone][-SUMMARIES_KEPT:]
+        held = self._tally
+        if what is not None and (held is None or zone not in held.summaries):
+            answer = self._kept_answer(what, statistics_shape)
+            if answer is not None:
+                return dict(answer)
         tally = self._tallied(progress)
         with self._tally_lock:
-            kept = tally.summaries.get(zone)
-            if kept is None:
+            found = tally.summaries.get(zone)
+            if found is None:
                 self._going_on()
-                kept = tally.summary(zone, self._going_on)
+                found = tally.summary(zone, self._going_on)
                 while len(tally.summaries) >= SUMMARIES_KEPT:  # (the oldest zone asked for goes)
                     del tally.summaries[next(iter(tally.summaries))]
-                tally.summaries[zone] = kept
-            return copy.deepcopy(kept)
+                tally.summaries[zone] = found
+                if what is not None and not (found["damaged"] or found["newer"]):
+                    self._keep_answer(what, found, tally.seen[0], TOUCHED)
+            return copy.deepcopy(found)
+
+    def _kept_answer(self, what: str, shaped: Callable[[Any], bool]) -> Any:
+        """The answer kept whole in the file as ``what``, when it may be
+        taken and ``shaped`` finds it of the right shape, else None."""
+        with self._transaction(write=False) as conn:
+            answer = kept(conn, what, KEPT_VERSION)
+        return answer if answer is not None and shaped(answer) else None
+
+    def _keep_answer(self, what: str, answer: Any, read_at: int, touched: str) -> None:
+        """Keep ``answer`` whole in the file as ``what``, found by a read at
+        data version ``read_at``: only while no other connection wrote since
+        and this store changed no game since (none noted in its table
+        ``touched``), and while every change to a line is counted (a move
+        row changed by hand then drops it too). A store opened to read, or
+        a write refused or waiting for another program's lock, keeps
+        nothing and loses nothing: the next store that counts keeps it."""
+        if self.read_only or self.schema_version < SUMMARY_SINCE or not self._lines_counted or self._restudy:
+            return
+        try:
+            with self._spare_write() as conn:
+                if (self._data_version != read_at or not self._watching(conn, touched)
+                        or conn.execute(f"SELECT 1 FROM temp.{touched} LIMIT 1").fetchone() is not None):
+                    return
+                keep(conn, what, KEPT_VERSION, answer)
+        except StoreError as error:
+            log.info("the answer %r not kept: %s", what, error)
+
+    def _keep_answers_at_close(self) -> None:
+        """Bring the statistics kept whole in the file up to date as the
+        store closes, for the zones asked for last, when this store can
+        count them from what it knows (every game counted, no other
+        connection wrote since): a store that changed games after its
+        statistics leaves them counted for the next process (a server
+        started again, ``terrace stats``), where the file's triggers had
+        dropped them. Nothing is counted anew, nothing waits."""
+        if self.read_only or self._tally is None or self.schema_version < SUMMARY_SINCE:
+            return
+        try:
+            with self._transaction(write=False) as conn:
+                # (another connection's write, seen here, drops the tally: nothing is counted anew)
+                changed = conn.execute(f"SELECT 1 FROM temp.{TOUCHED} LIMIT 1").fetchone() is not None
+            tally = self._tally
+            if tally is None or not (changed or any(z not in tally.summaries for z in self._zones_asked)):
+                return
+            for zone in self._zones_asked:
+                self.statistics(zone)
+        except (StoreError, sqlite3.Error) as error:
+            log.info("the statistics not kept at closing: %s", error)
 
     def _going_on(self) -> None:
         """Raise :class:`StoreStoppedError` once the server is stopping
@@ -505,9 +574,10 @@ class Tallying:
         except StoreError as error:
             log.info("the statistics' findings not kept: %s", error)
 
-    def _watching(self, conn: sqlite3.Connection) -> bool:
-        """Whether this connection notes the games it changes (:data:`TOUCHED`)."""
-        found = conn.execute("SELECT 1 FROM sqlite_temp_schema WHERE name = ?", (TOUCHED,)).fetchone()
+    def _watching(self, conn: sqlite3.Connection, table: str = TOUCHED) -> bool:
+        """Whether this connection notes the games it changes (in ``table``:
+        :data:`TOUCHED`, :data:`RECENT_TOUCHED`)."""
+        found = conn.execute("SELECT 1 FROM sqlite_temp_schema WHERE name = ?", (table,)).fetchone()
         return found is not None
 
     def _watch_changes(self, conn: sqlite3.Connection, table: str, triggers: Sequence[str]) -> None:
