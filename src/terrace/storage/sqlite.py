@@ -998,7 +998,7 @@ class SqliteStore(Tallying):
             return
         try:
             with self._transaction(write=False) as conn:
-                known = self._recent_found is not None and self._recent_found[0] == self._data_version
+                known = self._recent_known()
                 changed = conn.execute(f"SELECT 1 FROM temp.{RECENT_TOUCHED} LIMIT 1").fetchone() is not None
             if known and changed:
                 for limit in self._limits_asked:
@@ -1489,7 +1489,7 @@ class SqliteStore(Tallying):
         self._limits_asked = [*(n for n in self._limits_asked if n != limit), limit][-SUMMARIES_KEPT:]
         with self._transaction(write=False, stoppable=True) as conn:
             self._others_wrote(conn)
-            known = self._recent_found is not None and self._recent_found[0] == self._data_version
+            known = self._recent_known()
             ids = None if known or what is None else kept(conn, what, KEPT_VERSION)
             if ids is not None and recent_shape(ids, limit):
                 order = [rowid for (rowid,) in conn.execute(
@@ -1528,6 +1528,11 @@ class SqliteStore(Tallying):
             if game is not None:
                 games.append(game)
         return games
+
+    def _recent_known(self) -> bool:
+        """Whether this store knows the recent games' order in memory as of
+        the file's data version now (see :meth:`_recent_order`)."""
+        return self._recent_found is not None and self._recent_found[0] == self._data_version
 
     def _recent_order(self, conn: sqlite3.Connection, limit: int) -> list[int]:
         """The rowids of the ``limit`` games played last, the latest first
